@@ -1,0 +1,41 @@
+// One `npm test` runs every project. The site's tests follow Gatsby's documented Jest setup
+// (https://www.gatsbyjs.com/docs/how-to/testing/unit-testing/); backend tests run in Node.
+// PGlite loads its WebAssembly with a dynamic import, so `npm test` sets --experimental-vm-modules.
+const nodeTransform = {
+  "^.+\\.[jt]sx?$": [
+    "babel-jest",
+    {
+      babelrc: false,
+      configFile: false,
+      presets: [["@babel/preset-env", { targets: { node: "current" } }], "@babel/preset-typescript"],
+    },
+  ],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      displayName: "site",
+      testEnvironment: "jsdom",
+      testEnvironmentOptions: { url: "http://localhost/" },
+      roots: ["<rootDir>/src"],
+      transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest-preprocess.js" },
+      moduleNameMapper: {
+        "\\.(css|scss)$": "identity-obj-proxy",
+        "\\.(jpg|jpeg|png|gif|svg|webp|avif|woff2?)$": "<rootDir>/__mocks__/file-mock.js",
+      },
+      testPathIgnorePatterns: ["node_modules", "\\.cache", "<rootDir>.*/public"],
+      transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],
+      globals: { __PATH_PREFIX__: "" },
+      setupFiles: ["<rootDir>/jest-loadershim.js"],
+      setupFilesAfterEnv: ["<rootDir>/jest-setup.ts"],
+    },
+    {
+      displayName: "backend",
+      testEnvironment: "node",
+      roots: ["<rootDir>/supabase", "<rootDir>/server", "<rootDir>/scripts"],
+      transform: nodeTransform,
+    },
+  ],
+};
