@@ -1,0 +1,60 @@
+import path from "path";
+import type { GatsbyConfig } from "gatsby";
+import { readBrand } from "./src/content/read-brand";
+import { typeNameForFile } from "./src/content/schema";
+
+// The manifest is configured before GraphQL exists, so it reads the brand file directly;
+// everything on the pages comes through GraphQL. Gatsby can swallow an error thrown while it
+// loads this file and carry on without plugins, so a broken brand.yaml stops the build here.
+const brand = (() => {
+  try {
+    return readBrand();
+  } catch (error) {
+    console.error(`\n${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+})();
+
+const config: GatsbyConfig = {
+  siteMetadata: {
+    title: brand.name,
+    siteUrl: brand.siteUrl,
+  },
+  graphqlTypegen: false,
+  jsxRuntime: "automatic",
+  trailingSlash: "always",
+  plugins: [
+    "gatsby-plugin-postcss",
+    "gatsby-plugin-image",
+    "gatsby-plugin-sharp",
+    "gatsby-transformer-sharp",
+    {
+      resolve: "gatsby-source-filesystem",
+      options: { name: "content", path: path.resolve("content") },
+    },
+    {
+      resolve: "gatsby-transformer-yaml",
+      options: { typeName: ({ node }: { node: { name: string } }) => typeNameForFile(node.name) },
+    },
+    {
+      resolve: "gatsby-plugin-manifest",
+      options: {
+        name: `${brand.name}: ${brand.hero.tagline}`,
+        short_name: brand.name,
+        description: brand.description,
+        start_url: "/",
+        lang: "en",
+        background_color: "#1c1917",
+        theme_color: "#1c1917",
+        display: "standalone",
+        icon: "src/images/icon.png",
+      },
+    },
+    {
+      resolve: "gatsby-plugin-sitemap",
+      options: { excludes: ["/404/", "/404.html", "/dev-404-page/"] },
+    },
+  ],
+};
+
+export default config;

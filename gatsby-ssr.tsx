@@ -1,0 +1,8 @@
+import type { GatsbySSR } from "gatsby";
+import "@fontsource/anton/latin-400.css";
+import "@fontsource-variable/inter/wght.css";
+import "./src/styles/global.css";
+
+export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHtmlAttributes }) => {
+  setHtmlAttributes({ lang: "en" });
+};

@@ -1,0 +1,45 @@
+import { StaticImage } from "gatsby-plugin-image";
+import type { Brand } from "../content/schema";
+import { useSignupDialog } from "../newsletter/newsletter-context";
+
+interface HeroProps {
+  brand: Brand;
+}
+
+export function Hero({ brand }: HeroProps) {
+  const { openDialog } = useSignupDialog();
+  const { hero, author } = brand;
+  return (
+    <header className="relative overflow-hidden bg-ink text-cream">
+      <div className="mx-auto grid max-w-6xl items-center gap-10 px-5 pb-16 pt-14 sm:px-8 lg:grid-cols-[1.05fr_1fr] lg:gap-14 lg:py-24">
+        <div>
+          <p className="text-sm font-semibold uppercase tracking-[0.2em] text-ember-bright">{hero.eyebrow}</p>
+          <h1 className="mt-4 font-display text-6xl uppercase leading-[0.95] sm:text-7xl lg:text-8xl">
+            {hero.title}
+          </h1>
+          <p className="mt-5 font-display text-2xl tracking-[0.12em] text-ember-bright sm:text-3xl">{hero.tagline}</p>
+          <p className="mt-6 max-w-xl text-lg leading-relaxed text-cream/90">{hero.intro}</p>
+          <p className="mt-4 text-sm italic text-cream/75">{author.credit}</p>
+          <button type="button" className="btn-primary mt-8 text-lg" onClick={openDialog}>
+            {hero.joinLabel}
+          </button>
+        </div>
+        {/* The hero picture is above the fold: load it at once (https://www.gatsbyjs.com/docs/reference/built-in-components/gatsby-plugin-image/#loading). */}
+        <StaticImage
+          src="../images/hero.jpg"
+          alt={hero.imageAlt}
+          loading="eager"
+          placeholder="blurred"
+          formats={["auto", "webp", "avif"]}
+          layout="constrained"
+          width={720}
+          aspectRatio={16 / 11}
+          quality={70}
+          breakpoints={[360, 480, 720, 1080, 1440]}
+          sizes="(min-width: 1024px) 560px, 100vw"
+          className="rounded-3xl shadow-2xl shadow-black/40"
+        />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,74 @@
+import { graphql } from "gatsby";
+import type { Brand } from "../../content/schema";
+import { absoluteUrl } from "./structured-data";
+
+interface SeoProps {
+  brand: Brand;
+  /** Page title; the home page uses the brand name and tagline. */
+  title?: string;
+  description?: string;
+  pathname: string;
+  noindex?: boolean;
+  structuredData?: Record<string, unknown>;
+}
+
+/** Everything in <head> for search and sharing, from the brand's content. */
+export function Seo({ brand, title, description = brand.description, pathname, noindex, structuredData }: SeoProps) {
+  const fullTitle = title ? `${title} | ${brand.name}` : `${brand.name} | ${brand.hero.tagline}`;
+  const url = absoluteUrl(brand.siteUrl, pathname);
+  const image = absoluteUrl(brand.siteUrl, brand.socialImage);
+  return (
+    <>
+      <title>{fullTitle}</title>
+      <meta name="description" content={description} />
+      <link rel="canonical" href={url} />
+      {noindex ? <meta name="robots" content="noindex" /> : null}
+      <meta property="og:type" content="website" />
+      <meta property="og:site_name" content={brand.name} />
+      <meta property="og:locale" content="en_US" />
+      <meta property="og:title" content={fullTitle} />
+      <meta property="og:description" content={description} />
+      <meta property="og:url" content={url} />
+      <meta property="og:image" content={image} />
+      <meta property="og:image:width" content="1200" />
+      <meta property="og:image:height" content="630" />
+      <meta property="og:image:alt" content={brand.socialImageAlt} />
+      <meta name="twitter:card" content="summary_large_image" />
+      <meta name="twitter:title" content={fullTitle} />
+      <meta name="twitter:description" content={description} />
+      <meta name="twitter:image" content={image} />
+      <meta name="twitter:image:alt" content={brand.socialImageAlt} />
+      {structuredData ? (
+        // Serialised by hand: React would escape the quotes of a text child. "<" is escaped so the
+        // JSON can never close the script element.
+        <script
+          type="application/ld+json"
+          dangerouslySetInnerHTML={{ __html: JSON.stringify(structuredData).replace(/</g, "\\u003c") }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+export const query = graphql`
+  fragment BrandContent on Brand {
+    name
+    newsletterName
+    siteUrl
+    description
+    socialImage
+    socialImageAlt
+    author {
+      name
+      credit
+    }
+    hero {
+      eyebrow
+      title
+      tagline
+      intro
+      joinLabel
+      imageAlt
+    }
+  }
+`;

@@ -1,0 +1,244 @@
+/**
+ * The shape of every file in `content/`. One description drives two things:
+ * the GraphQL types Gatsby builds (so queries never infer a shape from whatever the YAML holds)
+ * and a check of each file as it is read, which names the file and the field an editor got wrong.
+ */
+
+export type FieldSpec =
+  | "text"
+  | "url"
+  | { oneOf: readonly string[] }
+  | readonly ["text"]
+  | ObjectSpec
+  | readonly [ObjectSpec];
+
+export interface ObjectSpec {
+  readonly [field: string]: FieldSpec;
+}
+
+export interface ContentType {
+  /** File name in `content/`, without `.yaml`. */
+  readonly file: string;
+  /** GraphQL type; the page queries it as the lower-camel-case root field. */
+  readonly typeName: string;
+  readonly fields: ObjectSpec;
+}
+
+const storySection = { title: "text", paragraphs: ["text"] } as const;
+
+const brandFields = {
+  name: "text",
+  newsletterName: "text",
+  siteUrl: "url",
+  description: "text",
+  socialImage: "text",
+  socialImageAlt: "text",
+  author: { name: "text", credit: "text" },
+  hero: {
+    eyebrow: "text",
+    title: "text",
+    tagline: "text",
+    intro: "text",
+    joinLabel: "text",
+    imageAlt: "text",
+  },
+} as const satisfies ObjectSpec;
+
+const landingFields = {
+  episodeOne: { title: "text", text: "text", buttonLabel: "text" },
+  closing: {
+    title: "text",
+    text: "text",
+    videoLabel: "text",
+    podcastLabel: "text",
+    photoLabel: "text",
+    signUpLabel: "text",
+    watchLabel: "text",
+    listenLabel: "text",
+  },
+  footer: { note: "text" },
+} as const satisfies ObjectSpec;
+
+const storyFields = { why: storySection, biography: storySection } as const satisfies ObjectSpec;
+
+const channelsFields = {
+  title: "text",
+  intro: "text",
+  followLabel: "text",
+  items: [
+    {
+      kind: { oneOf: ["podcast", "video", "photo", "shortVideo"] },
+      name: "text",
+      platform: "text",
+      description: "text",
+      url: "url",
+      linkLabel: "text",
+    },
+  ],
+} as const satisfies ObjectSpec;
+
+const coreValuesFields = {
+  title: "text",
+  intro: "text",
+  items: [{ title: "text", description: "text" }],
+} as const satisfies ObjectSpec;
+
+const linkScreen = {
+  title: "text",
+  text: "text",
+  buttonLabel: "text",
+  pendingLabel: "text",
+  successTitle: "text",
+  successText: "text",
+} as const;
+
+const newsletterFields = {
+  dialog: { title: "text", text: "text", emailLabel: "text", placeholder: "text", closeLabel: "text" },
+  inline: { title: "text", text: "text", emailLabel: "text", placeholder: "text" },
+  submitLabel: "text",
+  pendingLabel: "text",
+  notices: {
+    failureTitle: "text",
+    failureText: "text",
+    dialogSuccessTitle: "text",
+    inlineSuccessTitle: "text",
+    successText: "text",
+  },
+  confirm: linkScreen,
+  unsubscribe: linkScreen,
+  links: {
+    cancelLabel: "text",
+    expiredTitle: "text",
+    expiredText: "text",
+    signUpAgainLabel: "text",
+    invalidTitle: "text",
+    invalidText: "text",
+  },
+} as const satisfies ObjectSpec;
+
+const notFoundFields = {
+  code: "text",
+  title: "text",
+  text: "text",
+  homeLabel: "text",
+  pageTitle: "text",
+} as const satisfies ObjectSpec;
+
+export const contentTypes: readonly ContentType[] = [
+  { file: "brand", typeName: "Brand", fields: brandFields },
+  { file: "landing", typeName: "Landing", fields: landingFields },
+  { file: "story", typeName: "Story", fields: storyFields },
+  { file: "channels", typeName: "Channels", fields: channelsFields },
+  { file: "core-values", typeName: "CoreValues", fields: coreValuesFields },
+  { file: "newsletter", typeName: "Newsletter", fields: newsletterFields },
+  { file: "not-found", typeName: "NotFound", fields: notFoundFields },
+];
+
+/** The TypeScript shape of a file's data, derived from its description. */
+export type ContentOf<F> = F extends "text" | "url"
+  ? string
+  : F extends { oneOf: readonly (infer Choice)[] }
+    ? Choice
+    : F extends readonly [infer Item]
+      ? ContentOf<Item>[]
+      : { readonly [K in keyof F]: ContentOf<F[K]> };
+
+export type Brand = ContentOf<typeof brandFields>;
+export type Landing = ContentOf<typeof landingFields>;
+export type Story = ContentOf<typeof storyFields>;
+export type StorySection = Story["why"];
+export type Channels = ContentOf<typeof channelsFields>;
+export type Channel = Channels["items"][number];
+export type ChannelKind = Channel["kind"];
+export type CoreValues = ContentOf<typeof coreValuesFields>;
+export type Newsletter = ContentOf<typeof newsletterFields>;
+export type NotFound = ContentOf<typeof notFoundFields>;
+
+const isObjectSpec = (spec: FieldSpec): spec is ObjectSpec =>
+  typeof spec === "object" && !Array.isArray(spec) && !("oneOf" in spec);
+
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** GraphQL SDL for every content type and its nested objects, all fields non-null. */
+export function toTypeDefs(types: readonly ContentType[] = contentTypes): string {
+  const defs: string[] = [];
+  // A sub-description shared by several fields (the story sections, the link screens) becomes one
+  // GraphQL type, named after its first use, so one fragment serves every field of that shape.
+  const named = new Map<ObjectSpec, string>();
+  const fieldType = (spec: FieldSpec, nestedName: string): string => {
+    if (Array.isArray(spec)) {
+      const [item] = spec as readonly [FieldSpec];
+      return `[${fieldType(item, nestedName)}]!`;
+    }
+    if (isObjectSpec(spec)) {
+      const existing = named.get(spec);
+      if (existing) return `${existing}!`;
+      named.set(spec, nestedName);
+      defineObject(nestedName, spec, "");
+      return `${nestedName}!`;
+    }
+    return "String!";
+  };
+  const defineObject = (name: string, spec: ObjectSpec, extra: string) => {
+    const lines = Object.entries(spec).map(
+      ([field, fieldSpec]) => `  ${field}: ${fieldType(fieldSpec, name + pascal(field))}`,
+    );
+    defs.push(`type ${name}${extra} {\n${lines.join("\n")}\n}`);
+  };
+  for (const type of types) {
+    defineObject(type.typeName, type.fields, " implements Node @dontInfer");
+  }
+  return defs.join("\n\n");
+}
+
+/**
+ * Problems with one file's data, each naming the field as an editor sees it
+ * (`hero.tagline`, `items[2].url`). Empty when the file is fine.
+ */
+export function checkContent(spec: ObjectSpec, data: unknown, path = ""): string[] {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return [`${path || "the file"} must be a set of named fields`];
+  }
+  const record = data as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const [field, fieldSpec] of Object.entries(spec)) {
+    problems.push(...checkValue(fieldSpec, record[field], path ? `${path}.${field}` : field));
+  }
+  for (const field of Object.keys(record)) {
+    if (!(field in spec)) {
+      const where = path ? `${path}.${field}` : field;
+      problems.push(`unknown field "${where}" (expected one of: ${Object.keys(spec).join(", ")})`);
+    }
+  }
+  return problems;
+}
+
+function checkValue(spec: FieldSpec, value: unknown, path: string): string[] {
+  if (value === undefined || value === null) return [`missing field "${path}"`];
+  if (Array.isArray(spec)) {
+    if (!Array.isArray(value) || value.length === 0) {
+      return [`"${path}" must be a list with at least one item`];
+    }
+    const [item] = spec as readonly [FieldSpec];
+    return value.flatMap((entry, index) => checkValue(item, entry, `${path}[${index}]`));
+  }
+  if (isObjectSpec(spec)) return checkContent(spec, value, path);
+  if (typeof value !== "string" || value.trim() === "") {
+    return [`"${path}" must be a non-empty text`];
+  }
+  if (spec === "url" && !/^https:\/\/[^\s]+$/.test(value)) {
+    return [`"${path}" must be a full https:// address (got "${value}")`];
+  }
+  if (typeof spec === "object" && "oneOf" in spec && !spec.oneOf.includes(value)) {
+    return [`"${path}" must be one of ${spec.oneOf.join(", ")} (got "${value}")`];
+  }
+  return [];
+}
+
+export const contentTypeForFile = (file: string): ContentType | undefined =>
+  contentTypes.find((type) => type.file === file);
+
+/** The GraphQL type gatsby-transformer-yaml gives a file; unknown files keep its default. */
+export const typeNameForFile = (file: string): string =>
+  contentTypeForFile(file)?.typeName ??
+  `${file.replace(/(^|[-_])(\w)/g, (_match, _sep, letter: string) => letter.toUpperCase())}Yaml`;

@@ -1,0 +1,26 @@
+import { useNewsletterTexts } from "./newsletter-context";
+import { SignupForm } from "./signup-form";
+
+/** The newsletter card in the page: the dialog's behaviour without the dialog. */
+export function InlineSignup() {
+  const { texts } = useNewsletterTexts();
+  return (
+    <section id="newsletter" aria-labelledby="newsletter-title" className="bg-cream-deep px-5 py-16 sm:px-8 sm:py-20">
+      <div className="mx-auto max-w-3xl rounded-[2rem] bg-white p-8 text-center shadow-xl ring-1 ring-ink/5 sm:p-12">
+        <h2 id="newsletter-title" className="section-title">
+          {texts.inline.title}
+        </h2>
+        <p className="mx-auto mb-8 mt-4 max-w-xl text-lg text-stone-700">{texts.inline.text}</p>
+        <div className="mx-auto max-w-xl text-left">
+          <SignupForm
+            layout="inline"
+            label={texts.inline.emailLabel}
+            placeholder={texts.inline.placeholder}
+            successTitle={texts.notices.inlineSuccessTitle}
+            required={false}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { useRef } from "react";
+import { Modal } from "../components/modal";
+import { useNewsletterTexts } from "./newsletter-context";
+import { SignupForm } from "./signup-form";
+
+interface SignupDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** "Join the Movement": the dialog the hero, "Sign Up" and "Listen Now" open. */
+export function SignupDialog({ open, onClose }: SignupDialogProps) {
+  const { texts, brandName } = useNewsletterTexts();
+  const field = useRef<HTMLInputElement>(null);
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      titleId="signup-title"
+      descriptionId="signup-text"
+      closeLabel={texts.dialog.closeLabel}
+      initialFocus={field}
+    >
+      <h2 id="signup-title" className="pr-8 font-display text-4xl uppercase leading-none">
+        {texts.dialog.title}
+      </h2>
+      <p id="signup-text" className="mb-6 mt-3 text-stone-700">
+        {texts.dialog.text}
+      </p>
+      <SignupForm
+        layout="stacked"
+        label={texts.dialog.emailLabel}
+        placeholder={texts.dialog.placeholder}
+        successTitle={`${texts.notices.dialogSuccessTitle} ${brandName} ✊`}
+        required
+        inputRef={field}
+        onSubscribed={onClose}
+      />
+    </Modal>
+  );
+}

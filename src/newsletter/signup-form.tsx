@@ -1,0 +1,59 @@
+import React, { useId, useState } from "react";
+import { useNewsletterTexts } from "./newsletter-context";
+import { useSignup } from "./use-signup";
+
+interface SignupFormProps {
+  label: string;
+  placeholder: string;
+  successTitle: string;
+  /** The dialog's field is required; the inline card's just does nothing when empty (spec §5). */
+  required: boolean;
+  onSubscribed?: () => void;
+  inputRef?: React.Ref<HTMLInputElement>;
+  layout: "stacked" | "inline";
+}
+
+/** The one e-mail field and its button, shared by the dialog and the inline card. */
+export function SignupForm(props: SignupFormProps) {
+  const { label, placeholder, successTitle, required, onSubscribed, inputRef, layout } = props;
+  const { texts } = useNewsletterTexts();
+  const { pending, submit } = useSignup(successTitle);
+  const [email, setEmail] = useState("");
+  const fieldId = useId();
+
+  const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = await submit(email);
+    if (result === "subscribed") {
+      setEmail("");
+      onSubscribed?.();
+    }
+  };
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      className={layout === "inline" ? "flex flex-col gap-3 sm:flex-row" : "flex flex-col gap-3"}
+    >
+      <label htmlFor={fieldId} className="sr-only">
+        {label}
+      </label>
+      <input
+        ref={inputRef}
+        id={fieldId}
+        name="email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required={required}
+        placeholder={placeholder}
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        className="field"
+      />
+      <button type="submit" className="btn-primary shrink-0" disabled={pending}>
+        {pending ? texts.pendingLabel : texts.submitLabel}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+import { graphql, type HeadFC, type PageProps } from "gatsby";
+import type { Brand, Channels, CoreValues as CoreValuesContent, Landing, Newsletter, Story } from "../content/schema";
+import { channelUrl } from "../content/channels";
+import { ClosingCta } from "../components/closing-cta";
+import { CoreValues } from "../components/core-values";
+import { EpisodeOne } from "../components/episode-one";
+import { Footer } from "../components/footer";
+import { Hero } from "../components/hero";
+import { Layout } from "../components/layout";
+import { Movement } from "../components/movement";
+import { Seo } from "../components/seo/seo";
+import { landingStructuredData } from "../components/seo/structured-data";
+import { StorySection } from "../components/story-section";
+import { InlineSignup } from "../newsletter/inline-signup";
+import { NewsletterProvider } from "../newsletter/newsletter-context";
+
+export interface LandingPageData {
+  brand: Brand;
+  landing: Landing;
+  story: Story;
+  channels: Channels;
+  coreValues: CoreValuesContent;
+  newsletter: Newsletter;
+}
+
+export default function IndexPage({ data }: PageProps<LandingPageData>) {
+  const { brand, landing, story, channels, coreValues, newsletter } = data;
+  const urls = {
+    video: channelUrl(channels.items, "video"),
+    podcast: channelUrl(channels.items, "podcast"),
+    photo: channelUrl(channels.items, "photo"),
+  };
+  return (
+    <NewsletterProvider texts={newsletter} brandName={brand.name}>
+      <Layout footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} note={landing.footer.note} />}>
+        <Hero brand={brand} />
+        <EpisodeOne section={landing.episodeOne} videoUrl={urls.video} />
+        <StorySection id="my-why" story={story.why} />
+        <Movement channels={channels} />
+        <CoreValues values={coreValues} />
+        <StorySection id="about" story={story.biography} tone="warm" />
+        <InlineSignup />
+        <ClosingCta closing={landing.closing} urls={urls} />
+      </Layout>
+    </NewsletterProvider>
+  );
+}
+
+export const Head: HeadFC<LandingPageData> = ({ data, location }) => (
+  <Seo
+    brand={data.brand}
+    pathname={location.pathname}
+    structuredData={landingStructuredData(data.brand, data.channels.items)}
+  />
+);
+
+export const query = graphql`
+  query LandingPage {
+    brand {
+      ...BrandContent
+    }
+    landing {
+      episodeOne {
+        title
+        text
+        buttonLabel
+      }
+      closing {
+        title
+        text
+        videoLabel
+        podcastLabel
+        photoLabel
+        signUpLabel
+        watchLabel
+        listenLabel
+      }
+      footer {
+        note
+      }
+    }
+    story {
+      why {
+        ...StoryContent
+      }
+      biography {
+        ...StoryContent
+      }
+    }
+    channels {
+      title
+      intro
+      followLabel
+      items {
+        kind
+        name
+        platform
+        description
+        url
+        linkLabel
+      }
+    }
+    coreValues {
+      title
+      intro
+      items {
+        title
+        description
+      }
+    }
+    newsletter {
+      ...NewsletterContent
+    }
+  }
+
+  fragment StoryContent on StoryWhy {
+    title
+    paragraphs
+  }
+`;

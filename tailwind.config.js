@@ -1,0 +1,22 @@
+/** @type {import('tailwindcss').Config} */
+module.exports = {
+  content: ["./src/**/*.{ts,tsx}"],
+  theme: {
+    extend: {
+      colors: {
+        ink: { DEFAULT: "#1c1917", soft: "#292524" },
+        cream: { DEFAULT: "#faf6f0", deep: "#f3ece1" },
+        ember: { DEFAULT: "#f59e0b", bright: "#fbbf24", deep: "#b45309", text: "#92400e" },
+      },
+      keyframes: {
+        "fade-in": { from: { opacity: "0" }, to: { opacity: "1" } },
+        "rise-in": { from: { opacity: "0", transform: "translateY(12px)" }, to: { opacity: "1", transform: "none" } },
+      },
+      fontFamily: {
+        display: ["Anton", "Impact", "Haettenschweiler", "Arial Narrow Bold", "sans-serif"],
+        sans: ["Inter Variable", "Inter", "system-ui", "-apple-system", "Segoe UI", "Roboto", "sans-serif"],
+      },
+    },
+  },
+  plugins: [],
+};
