@@ -1,0 +1,66 @@
+import { buildSchema } from "graphql";
+import { readContent } from "../../test-support/content";
+import { checkContent, contentTypeForFile, contentTypes, toTypeDefs, typeNameForFile } from "../schema";
+
+const brandSpec = contentTypeForFile("brand")!.fields;
+
+describe("the content files", () => {
+  it.each(contentTypes.map((type) => type.file))("content/%s.yaml matches its description", (file) => {
+    expect(checkContent(contentTypeForFile(file)!.fields, readContent(file))).toEqual([]);
+  });
+});
+
+describe("checking a content file", () => {
+  const brand = () => readContent<Record<string, unknown>>("brand");
+
+  it("names a missing nested field", () => {
+    const data = brand();
+    data.hero = { ...(data.hero as object), tagline: undefined };
+    expect(checkContent(brandSpec, data)).toEqual(['missing field "hero.tagline"']);
+  });
+
+  it("names a misspelt field and lists the expected ones", () => {
+    const data = brand();
+    data.nmae = data.name;
+    delete data.name;
+    expect(checkContent(brandSpec, data)).toEqual([
+      'missing field "name"',
+      expect.stringContaining('unknown field "nmae" (expected one of: name, newsletterName'),
+    ]);
+  });
+
+  it("rejects an address that is not https and an empty text", () => {
+    const data = { ...brand(), siteUrl: "thepurposeeffect.com", description: "  " };
+    expect(checkContent(brandSpec, data)).toEqual([
+      '"siteUrl" must be a full https:// address (got "thepurposeeffect.com")',
+      '"description" must be a non-empty text',
+    ]);
+  });
+
+  it("points into lists by position and checks a channel's kind", () => {
+    const channels = readContent<{ items: Record<string, unknown>[] }>("channels");
+    channels.items[2] = { ...channels.items[2], kind: "radio" };
+    expect(checkContent(contentTypeForFile("channels")!.fields, channels)).toEqual([
+      '"items[2].kind" must be one of podcast, video, photo, shortVideo (got "radio")',
+    ]);
+  });
+});
+
+describe("the GraphQL types", () => {
+  it("declare every field non-null, one type per shared shape", () => {
+    const defs = toTypeDefs();
+    const schema = buildSchema(`interface Node { id: ID! }\ndirective @dontInfer on OBJECT\n${defs}`);
+    expect(schema.getType("Brand")?.toString()).toBe("Brand");
+    expect(defs).toContain("tagline: String!");
+    expect(defs).toContain("paragraphs: [String!]!");
+    expect(defs).toContain("items: [ChannelsItems!]!");
+    // The two story sections share one type, so one fragment serves both.
+    expect(defs).toMatch(/why: StoryWhy!\n\s+biography: StoryWhy!/);
+    expect(defs).not.toContain("type StoryBiography");
+  });
+
+  it("names each file's type, and leaves unknown files to the plugin's default", () => {
+    expect(typeNameForFile("core-values")).toBe("CoreValues");
+    expect(typeNameForFile("press-kit")).toBe("PressKitYaml");
+  });
+});

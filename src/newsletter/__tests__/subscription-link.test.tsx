@@ -1,0 +1,131 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { PageProps } from "gatsby";
+import IndexPage, { type LandingPageData } from "../../pages/index";
+import { landingData } from "../../test-support/content";
+import { answerFunctions, type Reply } from "../../test-support/functions-backend";
+import { watchNotices } from "../../test-support/notices";
+import { outcomeOf, readSubscriptionLink, withoutSubscriptionLink } from "../subscription-link";
+
+function openLink(path: string) {
+  window.history.replaceState(null, "", path);
+  const props = { data: landingData() } as PageProps<LandingPageData>;
+  return render(<IndexPage {...props} />);
+}
+
+let backend: ReturnType<typeof answerFunctions> | undefined;
+afterEach(() => {
+  backend?.restore();
+  backend = undefined;
+  jest.restoreAllMocks();
+  window.history.replaceState(null, "", "/");
+});
+
+const answer = (reply: Reply) => {
+  backend = answerFunctions(() => reply);
+  return backend;
+};
+
+describe("a confirm link from the e-mail", () => {
+  it("asks for one click before it confirms anything", async () => {
+    const { calls } = answer({ status: 200, body: { status: "confirmed" } });
+    openLink("/?confirm=abc123");
+    const dialog = await screen.findByRole("dialog", { name: "Confirm your subscription" });
+    expect(calls).toHaveLength(0);
+    expect(within(dialog).getByRole("button", { name: "Confirm my subscription" })).toHaveFocus();
+  });
+
+  it("confirms with one click, says so and removes the token from the address bar", async () => {
+    const { calls } = answer({ status: 200, body: { status: "confirmed" } });
+    const user = userEvent.setup();
+    openLink("/?confirm=abc123&utm_source=mail");
+
+    await user.click(await screen.findByRole("button", { name: "Confirm my subscription" }));
+
+    expect(await screen.findByRole("status")).toHaveTextContent("You're in!");
+    expect(calls).toEqual([expect.objectContaining({ name: "confirm-subscription", body: { token: "abc123" } })]);
+    expect(window.location.search).toBe("?utm_source=mail");
+  });
+
+  it("offers a fresh signup when the link has expired", async () => {
+    answer({ status: 410, body: { error: { code: "expired", message: "expired" } } });
+    const user = userEvent.setup();
+    openLink("/?confirm=old");
+
+    await user.click(await screen.findByRole("button", { name: "Confirm my subscription" }));
+    expect(await screen.findByRole("status")).toHaveTextContent("This link has expired");
+    await user.click(screen.getByRole("button", { name: "Sign up again" }));
+
+    expect(screen.getByRole("dialog", { name: "Join the Movement" })).toBeInTheDocument();
+    expect(window.location.search).toBe("");
+  });
+
+  it.each([404, 400])("says the link is not valid when the backend answers %i", async (status) => {
+    answer({ status, body: { error: { code: "not_found", message: "unknown token" } } });
+    const user = userEvent.setup();
+    openLink("/?confirm=tampered");
+
+    await user.click(await screen.findByRole("button", { name: "Confirm my subscription" }));
+    expect(await screen.findByRole("status")).toHaveTextContent("This link is not valid");
+  });
+
+  it("keeps the link and lets the visitor retry when the backend is down", async () => {
+    answer({ status: 503, body: { error: { code: "unavailable", message: "db down" } } });
+    jest.spyOn(console, "error").mockImplementation(() => undefined);
+    const user = userEvent.setup();
+    openLink("/?confirm=abc123");
+    const notices = watchNotices();
+
+    await user.click(await screen.findByRole("button", { name: "Confirm my subscription" }));
+
+    await notices.expectNew({ title: "Something went wrong", description: "Please try again later.", role: "alert" });
+    expect(screen.getByRole("button", { name: "Confirm my subscription" })).toBeEnabled();
+    expect(window.location.search).toBe("?confirm=abc123");
+  });
+
+  it("closes with Not now and sends nothing", async () => {
+    const { calls } = answer({ status: 200 });
+    const user = userEvent.setup();
+    openLink("/?confirm=abc123");
+
+    await user.click(await screen.findByRole("button", { name: "Not now" }));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe("an unsubscribe link from the e-mail", () => {
+  it("unsubscribes with one click", async () => {
+    const { calls } = answer({ status: 200, body: { status: "unsubscribed" } });
+    const user = userEvent.setup();
+    openLink("/?unsubscribe=tok");
+
+    const dialog = await screen.findByRole("dialog", { name: "Unsubscribe" });
+    await user.click(within(dialog).getByRole("button", { name: "Unsubscribe me" }));
+
+    expect(await screen.findByRole("status")).toHaveTextContent("You're unsubscribed");
+    expect(calls).toEqual([expect.objectContaining({ name: "unsubscribe", body: { token: "tok" } })]);
+    expect(window.location.search).toBe("");
+  });
+});
+
+describe("reading the link", () => {
+  it("finds the action and token and ignores other parameters", () => {
+    expect(readSubscriptionLink("?confirm=a%2Bb")).toEqual({ action: "confirm", token: "a+b" });
+    expect(readSubscriptionLink("?ref=x&unsubscribe=t")).toEqual({ action: "unsubscribe", token: "t" });
+    expect(readSubscriptionLink("?ref=x")).toBeNull();
+  });
+
+  it("removes only its own parameter from the address", () => {
+    expect(withoutSubscriptionLink({ pathname: "/", search: "?confirm=t&a=1", hash: "#top" })).toBe("/?a=1#top");
+    expect(withoutSubscriptionLink({ pathname: "/", search: "?unsubscribe=t", hash: "" })).toBe("/");
+  });
+
+  it("maps the function's answers to what the visitor is told", () => {
+    expect(outcomeOf({ ok: true })).toBe("done");
+    expect(outcomeOf({ ok: false, status: 410 })).toBe("expired");
+    expect(outcomeOf({ ok: false, status: 404 })).toBe("invalid");
+    expect(outcomeOf({ ok: false, status: 429 })).toBe("failed");
+    expect(outcomeOf({ ok: false })).toBe("failed");
+  });
+});
