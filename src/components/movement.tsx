@@ -7,7 +7,7 @@ interface MovementProps {
   channels: Channels;
 }
 
-/** The four channels. The video channel's card carries "Follow + Subscribe"; the others link out. */
+/** The four channels, each card linking to its profile; the video channel's button stands out. */
 export function Movement({ channels }: MovementProps) {
   return (
     <Section id="movement" title={channels.title} intro={channels.intro} tone="dark">
@@ -24,7 +24,7 @@ export function Movement({ channels }: MovementProps) {
               href={channel.url}
               className={`mt-6 ${channel.kind === "video" ? "btn-primary" : "btn-outline-light"}`}
             >
-              {channel.kind === "video" ? channels.followLabel : channel.linkLabel}
+              {channel.linkLabel}
             </ExternalLink>
           </li>
         ))}

@@ -64,7 +64,6 @@ const storyFields = { why: storySection, biography: storySection } as const sati
 const channelsFields = {
   title: "text",
   intro: "text",
-  followLabel: "text",
   items: [
     {
       kind: { oneOf: ["podcast", "video", "photo", "shortVideo"] },

@@ -1,8 +1,11 @@
 import { graphql } from "gatsby";
-import React, { createContext, useCallback, useContext, useMemo, useState } from "react";
+import React, { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import type { Newsletter } from "../content/schema";
 import { SignupDialog } from "./signup-dialog";
-import { SubscriptionLinkDialog } from "./subscription-link-dialog";
+import { readSubscriptionLink } from "./subscription-link";
+
+// Only visitors who arrive from a link in the e-mail need this dialog: it is downloaded for them alone.
+const SubscriptionLinkDialog = lazy(() => import(/* webpackChunkName: "subscription-link" */ "./subscription-link-dialog"));
 
 interface NewsletterContextValue {
   texts: Newsletter;
@@ -37,6 +40,10 @@ interface NewsletterProviderProps {
  */
 export function NewsletterProvider({ texts, brandName, children }: NewsletterProviderProps) {
   const [dialogOpen, setDialogOpen] = useState(false);
+  const [arrivedFromLink, setArrivedFromLink] = useState(false);
+  useEffect(() => {
+    setArrivedFromLink(readSubscriptionLink(window.location.search) !== null);
+  }, []);
   const openDialog = useCallback(() => setDialogOpen(true), []);
   const closeDialog = useCallback(() => setDialogOpen(false), []);
   const value = useMemo(() => ({ texts, brandName, openDialog }), [texts, brandName, openDialog]);
@@ -44,7 +51,11 @@ export function NewsletterProvider({ texts, brandName, children }: NewsletterPro
     <NewsletterContext.Provider value={value}>
       {children}
       <SignupDialog open={dialogOpen} onClose={closeDialog} />
-      <SubscriptionLinkDialog />
+      {arrivedFromLink ? (
+        <Suspense fallback={null}>
+          <SubscriptionLinkDialog />
+        </Suspense>
+      ) : null}
     </NewsletterContext.Provider>
   );
 }

@@ -18,7 +18,7 @@ type Phase = "ask" | "pending" | Exclude<LinkOutcome, "failed">;
  * Opens for a confirm or unsubscribe link and asks for one click before it calls the backend,
  * so a mail scanner that opens the link confirms nothing.
  */
-export function SubscriptionLinkDialog() {
+export default function SubscriptionLinkDialog() {
   const { texts } = useNewsletterTexts();
   const { openDialog } = useSignupDialog();
   const [link, setLink] = useState<SubscriptionLink | null>(null);

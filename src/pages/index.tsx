@@ -90,7 +90,6 @@ export const query = graphql`
     channels {
       title
       intro
-      followLabel
       items {
         kind
         name
