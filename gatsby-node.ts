@@ -20,7 +20,8 @@ export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, getNode, report
   const problems = checkContent(type.fields, data);
   if (problems.length === 0) return;
   const file = node.parent ? getNode(node.parent) : undefined;
-  const where = typeof file?.relativePath === "string" ? `content/${file.relativePath}` : `content/${type.file}.yaml`;
+  const where =
+    typeof file?.relativePath === "string" ? `content/${file.relativePath}` : `content/${type.file}.yaml`;
   reporter.panicOnBuild(`${where}: ${problems.join("; ")}`);
 };
 

@@ -2,7 +2,16 @@
 // code runs the real supabase-js client, whose requests the tests answer at the fetch boundary.
 const { TestEnvironment } = require("jest-environment-jsdom");
 
-const FROM_NODE = ["fetch", "Request", "Response", "Headers", "TextEncoder", "TextDecoder", "ReadableStream", "structuredClone"];
+const FROM_NODE = [
+  "fetch",
+  "Request",
+  "Response",
+  "Headers",
+  "TextEncoder",
+  "TextDecoder",
+  "ReadableStream",
+  "structuredClone",
+];
 
 class SiteEnvironment extends TestEnvironment {
   async setup() {

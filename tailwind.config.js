@@ -10,7 +10,10 @@ module.exports = {
       },
       keyframes: {
         "fade-in": { from: { opacity: "0" }, to: { opacity: "1" } },
-        "rise-in": { from: { opacity: "0", transform: "translateY(12px)" }, to: { opacity: "1", transform: "none" } },
+        "rise-in": {
+          from: { opacity: "0", transform: "translateY(12px)" },
+          to: { opacity: "1", transform: "none" },
+        },
       },
       fontFamily: {
         display: ["Anton", "Impact", "Haettenschweiler", "Arial Narrow Bold", "sans-serif"],

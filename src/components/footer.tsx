@@ -1,4 +1,3 @@
-
 interface FooterProps {
   brandName: string;
   tagline: string;

@@ -17,7 +17,9 @@ export function Hero({ brand }: HeroProps) {
           <h1 className="mt-4 font-display text-6xl uppercase leading-[0.95] sm:text-7xl lg:text-8xl">
             {hero.title}
           </h1>
-          <p className="mt-5 font-display text-2xl tracking-[0.12em] text-ember-bright sm:text-3xl">{hero.tagline}</p>
+          <p className="mt-5 font-display text-2xl tracking-[0.12em] text-ember-bright sm:text-3xl">
+            {hero.tagline}
+          </p>
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-cream/90">{hero.intro}</p>
           <p className="mt-4 text-sm italic text-cream/75">{author.credit}</p>
           <button type="button" className="btn-primary mt-8 text-lg" onClick={openDialog}>

@@ -1,4 +1,4 @@
-import React, { useEffect, useRef } from "react";
+import React, { useEffect, useLayoutEffect, useRef } from "react";
 import { createPortal } from "react-dom";
 
 interface ModalProps {
@@ -19,10 +19,21 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabi
  * focus moves in and is trapped, Escape, the close button and a click outside close it, the page
  * behind is inert, and focus returns to whatever opened it.
  */
-export function Modal({ open, onClose, titleId, descriptionId, closeLabel, initialFocus, children }: ModalProps) {
+export function Modal({
+  open,
+  onClose,
+  titleId,
+  descriptionId,
+  closeLabel,
+  initialFocus,
+  children,
+}: ModalProps) {
   const panel = useRef<HTMLDivElement>(null);
+  // The key handler always calls the latest onClose without re-running the focus effect.
   const closeRef = useRef(onClose);
-  closeRef.current = onClose;
+  useLayoutEffect(() => {
+    closeRef.current = onClose;
+  });
 
   useEffect(() => {
     if (!open) return undefined;

@@ -17,7 +17,9 @@ export function Movement({ channels }: MovementProps) {
             <span className="text-ember-bright">
               <ChannelIcon kind={channel.kind} />
             </span>
-            <p className="mt-4 text-sm font-semibold uppercase tracking-[0.18em] text-cream/75">{channel.platform}</p>
+            <p className="mt-4 text-sm font-semibold uppercase tracking-[0.18em] text-cream/75">
+              {channel.platform}
+            </p>
             <h3 className="mt-1 font-display text-2xl uppercase tracking-wide">{channel.name}</h3>
             <p className="mt-3 flex-1 leading-relaxed text-cream/85">{channel.description}</p>
             <ExternalLink

@@ -17,7 +17,9 @@ export function readBrand(contentDir = path.resolve("content")): BrandBasics {
   try {
     data = yaml.load(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`content/brand.yaml could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `content/brand.yaml could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const spec = contentTypeForFile("brand");
   const problems = spec ? checkContent(spec.fields, data) : [];

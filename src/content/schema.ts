@@ -5,12 +5,7 @@
  */
 
 export type FieldSpec =
-  | "text"
-  | "url"
-  | { oneOf: readonly string[] }
-  | readonly ["text"]
-  | ObjectSpec
-  | readonly [ObjectSpec];
+  "text" | "url" | { oneOf: readonly string[] } | readonly ["text"] | ObjectSpec | readonly [ObjectSpec];
 
 export interface ObjectSpec {
   readonly [field: string]: FieldSpec;

@@ -5,7 +5,11 @@ import { SignupForm } from "./signup-form";
 export function InlineSignup() {
   const { texts } = useNewsletterTexts();
   return (
-    <section id="newsletter" aria-labelledby="newsletter-title" className="bg-cream-deep px-5 py-16 sm:px-8 sm:py-20">
+    <section
+      id="newsletter"
+      aria-labelledby="newsletter-title"
+      className="bg-cream-deep px-5 py-16 sm:px-8 sm:py-20"
+    >
       <div className="mx-auto max-w-3xl rounded-[2rem] bg-white p-8 text-center shadow-xl ring-1 ring-ink/5 sm:p-12">
         <h2 id="newsletter-title" className="section-title">
           {texts.inline.title}

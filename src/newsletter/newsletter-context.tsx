@@ -1,11 +1,25 @@
 import { graphql } from "gatsby";
-import React, { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import React, {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import type { Newsletter } from "../content/schema";
 import { SignupDialog } from "./signup-dialog";
 import { readSubscriptionLink } from "./subscription-link";
 
 // Only visitors who arrive from a link in the e-mail need this dialog: it is downloaded for them alone.
-const SubscriptionLinkDialog = lazy(() => import(/* webpackChunkName: "subscription-link" */ "./subscription-link-dialog"));
+const SubscriptionLinkDialog = lazy(
+  () => import(/* webpackChunkName: "subscription-link" */ "./subscription-link-dialog"),
+);
+
+// The address is read once; the dialog itself removes the parameter when it is done.
+const ignoreChanges = () => () => undefined;
 
 interface NewsletterContextValue {
   texts: Newsletter;
@@ -40,10 +54,12 @@ interface NewsletterProviderProps {
  */
 export function NewsletterProvider({ texts, brandName, children }: NewsletterProviderProps) {
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [arrivedFromLink, setArrivedFromLink] = useState(false);
-  useEffect(() => {
-    setArrivedFromLink(readSubscriptionLink(window.location.search) !== null);
-  }, []);
+  // False in the pre-rendered HTML, read from the address once the page runs in the browser.
+  const arrivedFromLink = useSyncExternalStore(
+    ignoreChanges,
+    () => readSubscriptionLink(window.location.search) !== null,
+    () => false,
+  );
   const openDialog = useCallback(() => setDialogOpen(true), []);
   const closeDialog = useCallback(() => setDialogOpen(false), []);
   const value = useMemo(() => ({ texts, brandName, openDialog }), [texts, brandName, openDialog]);

@@ -13,7 +13,9 @@ let toaster: Promise<ShowNotice> | undefined;
  * If even that download fails, the notice is logged so the failure is not silent.
  */
 export async function showNotice(notice: Notice): Promise<void> {
-  toaster ??= import(/* webpackChunkName: "notices" */ "./toaster").then(({ mountToaster }) => mountToaster());
+  toaster ??= import(/* webpackChunkName: "notices" */ "./toaster").then(({ mountToaster }) =>
+    mountToaster(),
+  );
   try {
     const show = await toaster;
     show(notice);

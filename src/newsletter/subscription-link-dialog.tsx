@@ -21,15 +21,14 @@ type Phase = "ask" | "pending" | Exclude<LinkOutcome, "failed">;
 export default function SubscriptionLinkDialog() {
   const { texts } = useNewsletterTexts();
   const { openDialog } = useSignupDialog();
-  const [link, setLink] = useState<SubscriptionLink | null>(null);
+  // Only ever rendered in the browser (see NewsletterProvider), so the address can be read at once.
+  const [link, setLink] = useState<SubscriptionLink | null>(() =>
+    readSubscriptionLink(window.location.search),
+  );
   const [phase, setPhase] = useState<Phase>("ask");
   const actionButton = useRef<HTMLButtonElement>(null);
   const outcomeRef = useRef<HTMLDivElement>(null);
   const answered = phase !== "ask" && phase !== "pending";
-
-  useEffect(() => {
-    setLink(readSubscriptionLink(window.location.search));
-  }, []);
 
   // The buttons that had focus are gone once the answer is in: move focus to the answer.
   useEffect(() => {
@@ -46,9 +45,16 @@ export default function SubscriptionLinkDialog() {
     const outcome = outcomeOf(result);
     if (outcome === "failed") {
       // Keep the link in the address bar: the same click can work later.
-      console.error(`The ${link.action} link could not be processed:`, "error" in result ? result.error : result);
+      console.error(
+        `The ${link.action} link could not be processed:`,
+        "error" in result ? result.error : result,
+      );
       setPhase("ask");
-      void showNotice({ tone: "error", title: texts.notices.failureTitle, description: texts.notices.failureText });
+      void showNotice({
+        tone: "error",
+        title: texts.notices.failureTitle,
+        description: texts.notices.failureText,
+      });
       return;
     }
     window.history.replaceState(window.history.state, "", withoutSubscriptionLink(window.location));
@@ -77,7 +83,12 @@ export default function SubscriptionLinkDialog() {
       closeLabel={texts.dialog.closeLabel}
       initialFocus={actionButton}
     >
-      <div ref={outcomeRef} tabIndex={-1} role={answered ? "status" : undefined} className="focus:outline-none">
+      <div
+        ref={outcomeRef}
+        tabIndex={-1}
+        role={answered ? "status" : undefined}
+        className="focus:outline-none"
+      >
         <h2 id="link-title" className="pr-8 font-display text-3xl uppercase leading-none">
           {content.title}
         </h2>
@@ -88,7 +99,13 @@ export default function SubscriptionLinkDialog() {
       <div className="mt-7 flex flex-wrap gap-3">
         {!answered ? (
           <>
-            <button ref={actionButton} type="button" className="btn-primary" disabled={phase === "pending"} onClick={run}>
+            <button
+              ref={actionButton}
+              type="button"
+              className="btn-primary"
+              disabled={phase === "pending"}
+              onClick={run}
+            >
               {phase === "pending" ? screen.pendingLabel : screen.buttonLabel}
             </button>
             <button type="button" className="btn-outline-dark" onClick={close}>

@@ -23,7 +23,13 @@ export function mountToaster(): (notice: Notice) => void {
   // Rendered synchronously so the first notice has a container to land in.
   flushSync(() => {
     createRoot(host).render(
-      <ToastContainer position="top-center" autoClose={7000} newestOnTop closeOnClick={false} theme="light" />,
+      <ToastContainer
+        position="top-center"
+        autoClose={7000}
+        newestOnTop
+        closeOnClick={false}
+        theme="light"
+      />,
     );
   });
   return ({ tone, title, description }) => {

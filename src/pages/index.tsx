@@ -1,5 +1,12 @@
 import { graphql, type HeadFC, type PageProps } from "gatsby";
-import type { Brand, Channels, CoreValues as CoreValuesContent, Landing, Newsletter, Story } from "../content/schema";
+import type {
+  Brand,
+  Channels,
+  CoreValues as CoreValuesContent,
+  Landing,
+  Newsletter,
+  Story,
+} from "../content/schema";
 import { channelUrl } from "../content/channels";
 import { ClosingCta } from "../components/closing-cta";
 import { CoreValues } from "../components/core-values";
@@ -32,7 +39,9 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
   };
   return (
     <NewsletterProvider texts={newsletter} brandName={brand.name}>
-      <Layout footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} note={landing.footer.note} />}>
+      <Layout
+        footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} note={landing.footer.note} />}
+      >
         <Hero brand={brand} />
         <EpisodeOne section={landing.episodeOne} videoUrl={urls.video} />
         <StorySection id="my-why" story={story.why} />

@@ -18,4 +18,7 @@ export const landingData = (): LandingPageData => ({
   newsletter: readContent("newsletter"),
 });
 
-export const notFoundData = () => ({ brand: landingData().brand, notFound: readContent<NotFound>("not-found") });
+export const notFoundData = () => ({
+  brand: landingData().brand,
+  notFound: readContent<NotFound>("not-found"),
+});

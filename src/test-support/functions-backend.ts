@@ -25,7 +25,10 @@ export function answerFunctions(reply: (call: FunctionCall) => Reply | Promise<R
     };
     calls.push(call);
     const { status, body } = await reply(call);
-    return new Response(JSON.stringify(body ?? {}), { status, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify(body ?? {}), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
   });
   return { calls, restore: () => spy.mockRestore() };
 }

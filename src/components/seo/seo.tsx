@@ -13,7 +13,14 @@ interface SeoProps {
 }
 
 /** Everything in <head> for search and sharing, from the brand's content. */
-export function Seo({ brand, title, description = brand.description, pathname, noindex, structuredData }: SeoProps) {
+export function Seo({
+  brand,
+  title,
+  description = brand.description,
+  pathname,
+  noindex,
+  structuredData,
+}: SeoProps) {
   const fullTitle = title ? `${title} | ${brand.name}` : `${brand.name} | ${brand.hero.tagline}`;
   const url = absoluteUrl(brand.siteUrl, pathname);
   const image = absoluteUrl(brand.siteUrl, brand.socialImage);

@@ -1,7 +1,8 @@
 import type { Brand, Channel } from "../../content/schema";
 
 /** Absolute address of a path on the site (`/social-card.png` → `https://site/social-card.png`). */
-export const absoluteUrl = (siteUrl: string, path: string): string => new URL(path, `${siteUrl.replace(/\/$/, "")}/`).href;
+export const absoluteUrl = (siteUrl: string, path: string): string =>
+  new URL(path, `${siteUrl.replace(/\/$/, "")}/`).href;
 
 type JsonLd = Record<string, unknown>;
 

@@ -35,7 +35,9 @@ describe("the signup dialog", () => {
     const notices = watchNotices();
 
     const dialog = await openDialog(user);
-    expect(within(dialog).getByText("Get the Effect of the Day Newsletter. No spam. Just Purpose.")).toBeVisible();
+    expect(
+      within(dialog).getByText("Get the Effect of the Day Newsletter. No spam. Just Purpose."),
+    ).toBeVisible();
     const field = within(dialog).getByPlaceholderText("you@example.com");
     expect(field).toHaveFocus();
     await user.type(field, "dad@example.com");
@@ -81,7 +83,10 @@ describe("the signup dialog", () => {
   });
 
   it("keeps the address and stays open when the signup fails, and logs the error", async () => {
-    backend = answerFunctions(() => ({ status: 500, body: { error: { code: "internal", message: "boom" } } }));
+    backend = answerFunctions(() => ({
+      status: 500,
+      body: { error: { code: "internal", message: "boom" } },
+    }));
     const consoleError = jest.spyOn(console, "error").mockImplementation(() => undefined);
     const user = userEvent.setup();
     renderLanding();
@@ -91,7 +96,11 @@ describe("the signup dialog", () => {
     await user.type(within(dialog).getByRole("textbox"), "fail@example.com");
     await user.click(within(dialog).getByRole("button", { name: "Join Now" }));
 
-    await notices.expectNew({ title: "Something went wrong", description: "Please try again later.", role: "alert" });
+    await notices.expectNew({
+      title: "Something went wrong",
+      description: "Please try again later.",
+      role: "alert",
+    });
     expect(screen.getByRole("dialog", { name: "Join the Movement" })).toBeInTheDocument();
     expect(within(dialog).getByRole("textbox")).toHaveValue("fail@example.com");
     expect(within(dialog).getByRole("button", { name: "Join Now" })).toBeEnabled();
@@ -109,7 +118,11 @@ describe("the signup dialog", () => {
     await user.type(within(dialog).getByRole("textbox"), "offline@example.com");
     await user.click(within(dialog).getByRole("button", { name: "Join Now" }));
 
-    await notices.expectNew({ title: "Something went wrong", description: "Please try again later.", role: "alert" });
+    await notices.expectNew({
+      title: "Something went wrong",
+      description: "Please try again later.",
+      role: "alert",
+    });
     expect(within(dialog).getByRole("textbox")).toHaveValue("offline@example.com");
     expect(consoleError).toHaveBeenCalled();
   });
@@ -163,7 +176,10 @@ describe("the inline signup card", () => {
   });
 
   it("keeps the address when the signup fails", async () => {
-    backend = answerFunctions(() => ({ status: 429, body: { error: { code: "rate_limited", message: "slow down" } } }));
+    backend = answerFunctions(() => ({
+      status: 429,
+      body: { error: { code: "rate_limited", message: "slow down" } },
+    }));
     jest.spyOn(console, "error").mockImplementation(() => undefined);
     const user = userEvent.setup();
     renderLanding();
@@ -172,7 +188,11 @@ describe("the inline signup card", () => {
     await user.type(inlineField(), "busy@example.com");
     await user.click(inlineButton());
 
-    await notices.expectNew({ title: "Something went wrong", description: "Please try again later.", role: "alert" });
+    await notices.expectNew({
+      title: "Something went wrong",
+      description: "Please try again later.",
+      role: "alert",
+    });
     expect(inlineField()).toHaveValue("busy@example.com");
   });
 });

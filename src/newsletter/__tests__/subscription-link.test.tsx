@@ -43,7 +43,9 @@ describe("a confirm link from the e-mail", () => {
     await user.click(await screen.findByRole("button", { name: "Confirm my subscription" }));
 
     expect(await screen.findByRole("status")).toHaveTextContent("You're in!");
-    expect(calls).toEqual([expect.objectContaining({ name: "confirm-subscription", body: { token: "abc123" } })]);
+    expect(calls).toEqual([
+      expect.objectContaining({ name: "confirm-subscription", body: { token: "abc123" } }),
+    ]);
     expect(window.location.search).toBe("?utm_source=mail");
   });
 
@@ -78,7 +80,11 @@ describe("a confirm link from the e-mail", () => {
 
     await user.click(await screen.findByRole("button", { name: "Confirm my subscription" }));
 
-    await notices.expectNew({ title: "Something went wrong", description: "Please try again later.", role: "alert" });
+    await notices.expectNew({
+      title: "Something went wrong",
+      description: "Please try again later.",
+      role: "alert",
+    });
     expect(screen.getByRole("button", { name: "Confirm my subscription" })).toBeEnabled();
     expect(window.location.search).toBe("?confirm=abc123");
   });
@@ -117,7 +123,9 @@ describe("reading the link", () => {
   });
 
   it("removes only its own parameter from the address", () => {
-    expect(withoutSubscriptionLink({ pathname: "/", search: "?confirm=t&a=1", hash: "#top" })).toBe("/?a=1#top");
+    expect(withoutSubscriptionLink({ pathname: "/", search: "?confirm=t&a=1", hash: "#top" })).toBe(
+      "/?a=1#top",
+    );
     expect(withoutSubscriptionLink({ pathname: "/", search: "?unsubscribe=t", hash: "" })).toBe("/");
   });
 

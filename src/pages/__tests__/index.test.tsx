@@ -39,12 +39,15 @@ describe("the landing page", () => {
       "Commitment",
       "Love",
     ]);
-    for (const value of values) expect(value.querySelector("p:last-child")?.textContent?.length).toBeGreaterThan(10);
+    for (const value of values)
+      expect(value.querySelector("p:last-child")?.textContent?.length).toBeGreaterThan(10);
   });
 
   it("opens every external link in a new tab without handing over the page", () => {
     renderLanding();
-    const external = screen.getAllByRole("link").filter((link) => link.getAttribute("href")?.startsWith("http"));
+    const external = screen
+      .getAllByRole("link")
+      .filter((link) => link.getAttribute("href")?.startsWith("http"));
     expect(external.length).toBeGreaterThanOrEqual(8);
     for (const link of external) {
       expect(link).toHaveAttribute("target", "_blank");
@@ -61,9 +64,9 @@ describe("the landing page", () => {
 
   it("has four channel cards; three link to their profile", () => {
     renderLanding();
-    const cards = within(screen.getByRole("region", { name: "The Movement: More Than Content" })).getAllByRole(
-      "listitem",
-    );
+    const cards = within(
+      screen.getByRole("region", { name: "The Movement: More Than Content" }),
+    ).getAllByRole("listitem");
     expect(cards).toHaveLength(4);
     expect(cards.map((card) => within(card).getByRole("link").getAttribute("href"))).toEqual([
       "https://open.spotify.com/show/YOUR-SHOW-ID",
@@ -75,7 +78,10 @@ describe("the landing page", () => {
 
   it("follows the content files: a changed brand name reaches the heading and the footer", async () => {
     const data = landingData();
-    const renamed = { ...data, brand: { ...data.brand, name: "Dads Who Build", hero: { ...data.brand.hero, title: "Dads Who Build" } } };
+    const renamed = {
+      ...data,
+      brand: { ...data.brand, name: "Dads Who Build", hero: { ...data.brand.hero, title: "Dads Who Build" } },
+    };
     renderLanding(renamed);
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Dads Who Build");
     expect(screen.getByRole("contentinfo")).toHaveTextContent("Dads Who Build");

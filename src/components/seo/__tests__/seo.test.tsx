@@ -10,8 +10,13 @@ const meta = (container: HTMLElement, key: string) =>
 describe("the Seo head tags", () => {
   it("give the home page its title, canonical address and a large social card", () => {
     const { container } = render(<Seo brand={brand} pathname="/" />);
-    expect(container.querySelector("title")).toHaveTextContent("The Purpose Effect | NO LIMITS. JUST PURPOSE.");
-    expect(container.querySelector('link[rel="canonical"]')).toHaveAttribute("href", "https://thepurposeeffect.example/");
+    expect(container.querySelector("title")).toHaveTextContent(
+      "The Purpose Effect | NO LIMITS. JUST PURPOSE.",
+    );
+    expect(container.querySelector('link[rel="canonical"]')).toHaveAttribute(
+      "href",
+      "https://thepurposeeffect.example/",
+    );
     expect(meta(container, "og:image")).toBe("https://thepurposeeffect.example/social-card.png");
     expect(meta(container, "twitter:card")).toBe("summary_large_image");
     expect(meta(container, "description")).toBe(brand.description);

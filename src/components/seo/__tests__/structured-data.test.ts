@@ -23,7 +23,10 @@ describe("structured data for search engines", () => {
   });
 
   it("leaves the podcast out when there is no podcast channel", () => {
-    const data = landingStructuredData(brand, channels.filter((channel) => channel.kind !== "podcast")) as {
+    const data = landingStructuredData(
+      brand,
+      channels.filter((channel) => channel.kind !== "podcast"),
+    ) as {
       "@graph": unknown[];
     };
     expect(data["@graph"]).toHaveLength(1);
