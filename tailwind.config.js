@@ -17,7 +17,7 @@ module.exports = {
       },
       fontFamily: {
         display: ["Anton", "Impact", "Haettenschweiler", "Arial Narrow Bold", "sans-serif"],
-        sans: ["Inter Variable", "Inter", "system-ui", "-apple-system", "Segoe UI", "Roboto", "sans-serif"],
+        sans: ["system-ui", "-apple-system", "Segoe UI", "Roboto", "Helvetica Neue", "Arial", "sans-serif"],
       },
     },
   },

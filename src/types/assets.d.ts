@@ -1,0 +1,5 @@
+// Files webpack turns into URLs.
+declare module "*.woff2" {
+  const url: string;
+  export default url;
+}
