@@ -40,5 +40,16 @@ module.exports = {
       roots: ["<rootDir>/supabase", "<rootDir>/server", "<rootDir>/scripts"],
       transform: nodeTransform,
     },
+    {
+      // Browser and accessibility tests in Debian's Chromium against the built site on the local
+      // stack; the global setup builds the site when it is missing or older than its sources.
+      displayName: "e2e",
+      testEnvironment: "node",
+      roots: ["<rootDir>/e2e"],
+      testMatch: ["<rootDir>/e2e/**/*.test.ts"],
+      transform: nodeTransform,
+      globalSetup: "<rootDir>/e2e/global-setup.ts",
+      setupFilesAfterEnv: ["<rootDir>/e2e/support/timeout.ts"],
+    },
   ],
 };

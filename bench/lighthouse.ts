@@ -1,0 +1,98 @@
+/**
+ * Lighthouse on the built landing page and on the ceiling page, both served by the local stack:
+ * mobile emulation, simulated throttling (Lighthouse's defaults), RUNS runs each, alternated so
+ * both see the same machine load. Reports medians and the ratios ours / ceiling.
+ */
+import * as chromeLauncher from "chrome-launcher";
+import { chromiumFlags, chromiumPath } from "../e2e/support/browser";
+
+export const RUNS = 5;
+
+export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+
+/** Lighthouse audits read for each run, in milliseconds except CLS (unitless). */
+export const METRICS = {
+  fcpMs: "first-contentful-paint",
+  lcpMs: "largest-contentful-paint",
+  tbtMs: "total-blocking-time",
+  cls: "cumulative-layout-shift",
+  speedIndexMs: "speed-index",
+} as const;
+
+export type Run = Record<(typeof CATEGORIES)[number], number> &
+  Record<keyof typeof METRICS, number> & { totalBytes: number; scriptBytes: number };
+
+interface Lhr {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, { numericValue?: number; details?: { items?: Array<Record<string, unknown>> } }>;
+  runtimeError?: { message: string };
+}
+
+/** One cold Lighthouse run in a fresh Chromium. */
+export async function lighthouseRun(url: string): Promise<Run> {
+  // Lighthouse is an ES module; tsx runs this file as CommonJS, so it is imported dynamically.
+  const { default: lighthouse } = await import("lighthouse");
+  const chrome = await chromeLauncher.launch({
+    chromePath: chromiumPath,
+    chromeFlags: [...chromiumFlags, "--headless=new"],
+  });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, logLevel: "error", output: "json" });
+    const lhr = result?.lhr as unknown as Lhr | undefined;
+    if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
+    if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+    const audit = (id: string): number => {
+      const value = lhr.audits[id]?.numericValue;
+      if (value === undefined) throw new Error(`Lighthouse audit ${id} has no value for ${url}`);
+      return value;
+    };
+    const scriptRow = lhr.audits["resource-summary"]?.details?.items?.find(
+      (item) => item.resourceType === "script",
+    );
+    const scores = Object.fromEntries(
+      CATEGORIES.map((category) => [category, Math.round((lhr.categories[category]?.score ?? 0) * 100)]),
+    ) as Record<(typeof CATEGORIES)[number], number>;
+    const metrics = Object.fromEntries(
+      Object.entries(METRICS).map(([key, id]) => [key, audit(id)]),
+    ) as Record<keyof typeof METRICS, number>;
+    return {
+      ...scores,
+      ...metrics,
+      totalBytes: audit("total-byte-weight"),
+      scriptBytes: Number(scriptRow?.transferSize ?? 0),
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+export function medians(runs: Run[]): Run {
+  const keys = Object.keys(runs[0]) as Array<keyof Run>;
+  return Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])) as Run;
+}
+
+/** Runs Lighthouse `runs` times on each page, alternating, and reports every run. */
+export async function compare(
+  oursUrl: string,
+  ceilingUrl: string,
+  runs = RUNS,
+  onRun: (label: string, run: Run) => void = () => undefined,
+): Promise<{ ours: Run[]; ceiling: Run[] }> {
+  const ours: Run[] = [];
+  const ceiling: Run[] = [];
+  for (let index = 0; index < runs; index += 1) {
+    const a = await lighthouseRun(oursUrl);
+    onRun(`ours ${index + 1}/${runs}`, a);
+    ours.push(a);
+    const b = await lighthouseRun(ceilingUrl);
+    onRun(`ceiling ${index + 1}/${runs}`, b);
+    ceiling.push(b);
+  }
+  return { ours, ceiling };
+}

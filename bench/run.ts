@@ -1,0 +1,207 @@
+/**
+ * `npm run bench`: Lighthouse on the landing page beside the ceiling page, the JavaScript a first
+ * visit downloads, and the signup endpoint under load (`npm run bench:signup`). Prints the tables,
+ * writes bench/results.json and bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildSiteIfStale } from "../e2e/support/build";
+import { kb } from "../e2e/support/first-visit";
+import { ROOT, startStack } from "../e2e/support/stack";
+import { writeCeilingPage } from "./ceiling-page";
+import { CATEGORIES, compare, medians, RUNS, type Run } from "./lighthouse";
+import { firstVisitTable, measureFirstVisitJs } from "./size";
+import { markdownTable, textTable } from "./table";
+
+const BENCH = path.join(ROOT, "bench");
+const TARGET_LCP_RATIO = 1.6;
+const TARGET_TBT_MS = 50;
+
+/** Other heavy processes on the machine (builds, test runs), which would skew the numbers. */
+function heavyNeighbours(): string[] {
+  const listing = execFileSync("ps", ["-eo", "pid=,pcpu=,args="], { encoding: "utf8" });
+  return listing
+    .split("\n")
+    .filter((line) => /gatsby (build|develop)|jest|lighthouse|autocannon/.test(line))
+    .filter((line) => !line.includes(String(process.pid)) && !/\bps -eo\b/.test(line))
+    .map((line) => line.trim().slice(0, 120));
+}
+
+const ms = (value: number) => `${Math.round(value)} ms`;
+const bytes = (value: number) => kb(value);
+const ratio = (ours: number, ceiling: number) =>
+  ceiling === 0 ? (ours === 0 ? "1.00x" : "n/a") : `${(ours / ceiling).toFixed(2)}x`;
+
+const ROWS: Array<[string, keyof Run, (value: number) => string]> = [
+  ...CATEGORIES.map((category): [string, keyof Run, (value: number) => string] => [
+    `${category} score`,
+    category,
+    String,
+  ]),
+  ["First Contentful Paint", "fcpMs", ms],
+  ["Largest Contentful Paint", "lcpMs", ms],
+  ["Total Blocking Time", "tbtMs", ms],
+  ["Cumulative Layout Shift", "cls", (value) => value.toFixed(3)],
+  ["Speed Index", "speedIndexMs", ms],
+  ["total bytes", "totalBytes", bytes],
+  ["script bytes", "scriptBytes", bytes],
+];
+
+/** The issue's targets, each with whether it is met and, if not, by how much it is missed. */
+function targets(ours: Run, ceiling: Run): Array<{ target: string; met: boolean; detail: string }> {
+  const lcpLimit = ceiling.lcpMs * TARGET_LCP_RATIO;
+  return [
+    ...CATEGORIES.map((category) => ({
+      target: `Lighthouse ${category} 100`,
+      met: ours[category] === 100,
+      detail: ours[category] === 100 ? "100" : `${ours[category]} (${100 - ours[category]} short)`,
+    })),
+    { target: "CLS 0", met: ours.cls === 0, detail: ours.cls.toFixed(3) },
+    {
+      target: `TBT under ${TARGET_TBT_MS} ms`,
+      met: ours.tbtMs < TARGET_TBT_MS,
+      detail:
+        ours.tbtMs < TARGET_TBT_MS
+          ? ms(ours.tbtMs)
+          : `${ms(ours.tbtMs)} (${ms(ours.tbtMs - TARGET_TBT_MS)} over)`,
+    },
+    {
+      target: `LCP at most ${TARGET_LCP_RATIO}x the ceiling's`,
+      met: ours.lcpMs <= lcpLimit,
+      detail:
+        `${ratio(ours.lcpMs, ceiling.lcpMs)} (${ms(ours.lcpMs)} vs limit ${ms(lcpLimit)})` +
+        (ours.lcpMs <= lcpLimit ? "" : `, ${ms(ours.lcpMs - lcpLimit)} over`),
+    },
+  ];
+}
+
+/** The load benchmark of the signup endpoint, when the backend provides it (`npm run bench:signup`). */
+function signupLoad(): { ran: boolean; output: string } {
+  const scripts = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts ?? {};
+  if (!scripts["bench:signup"]) return { ran: false, output: "npm run bench:signup is not defined yet" };
+  const result = spawnSync("npm", ["run", "--silent", "bench:signup"], { cwd: ROOT, encoding: "utf8" });
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  if (result.status !== 0) throw new Error(`npm run bench:signup failed (${result.status})`);
+  return { ran: true, output: result.stdout };
+}
+
+async function main(): Promise<void> {
+  const neighbours = heavyNeighbours();
+  if (neighbours.length > 0) {
+    console.warn(`Other heavy work is running; the numbers will be noisy:\n  ${neighbours.join("\n  ")}`);
+  }
+  const loadBefore = os.loadavg();
+  buildSiteIfStale();
+
+  const ceilingDir = path.join(BENCH, ".tmp", "ceiling");
+  const ceilingTextChars = writeCeilingPage(ceilingDir);
+  // CEILING-SERVE: see report; both pages are served by the local stack's own code.
+  const [site, ceilingSite] = await Promise.all([startStack(), startStack({ PUBLIC_DIR: ceilingDir })]);
+  let runs: { ours: Run[]; ceiling: Run[] };
+  try {
+    console.log(`Lighthouse, mobile, simulated throttling, ${RUNS} runs each (about ${RUNS * 20} s)...`);
+    runs = await compare(`${site.url}/`, `${ceilingSite.url}/`, RUNS, (label, run) =>
+      console.log(`  ${label}: performance ${run.performance}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}`),
+    );
+  } finally {
+    await Promise.all([site.stop(), ceilingSite.stop()]);
+    rmSync(ceilingDir, { recursive: true, force: true });
+  }
+  const ours = medians(runs.ours);
+  const ceiling = medians(runs.ceiling);
+  const header = ["median of 5", "ours", "ceiling", "ours / ceiling"];
+  const rows = ROWS.map(([label, key, format]) => [
+    label,
+    format(ours[key]),
+    format(ceiling[key]),
+    ratio(ours[key], ceiling[key]),
+  ]);
+  const verdicts = targets(ours, ceiling);
+
+  const firstVisit = await measureFirstVisitJs();
+  const signup = signupLoad();
+  const loadAfter = os.loadavg();
+
+  console.log(`\nLighthouse (median of ${RUNS} runs; ceiling = the same words as plain HTML):\n`);
+  console.log(textTable(header, rows));
+  console.log("\nTargets:");
+  for (const { target, met, detail } of verdicts)
+    console.log(`  ${met ? "met   " : "MISSED"}  ${target}: ${detail}`);
+  console.log("\nJavaScript downloaded by a first visit, gzipped:\n");
+  console.log(firstVisitTable(firstVisit));
+
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  }).trim();
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    loadAverageBefore: loadBefore.map((value) => Number(value.toFixed(2))),
+    loadAverageAfter: loadAfter.map((value) => Number(value.toFixed(2))),
+    otherHeavyWork: neighbours,
+  };
+  const results = {
+    date: new Date().toISOString(),
+    commit,
+    machine,
+    lighthouse: {
+      settings: { formFactor: "mobile", throttling: "simulated (Lighthouse defaults)", runs: RUNS },
+      ceilingPage: {
+        textCharacters: ceilingTextChars,
+        description: "the landing page's words as plain HTML, no JS, CSS, fonts or images",
+      },
+      median: { ours, ceiling },
+      runs,
+      targets: verdicts,
+    },
+    firstVisitJs: firstVisit,
+    signupLoad: signup,
+  };
+  writeFileSync(path.join(BENCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(
+    path.join(BENCH, "RESULTS.md"),
+    [
+      "# Benchmark results",
+      "",
+      `Latest run: ${results.date.slice(0, 16).replace("T", " ")} UTC, commit \`${commit}\`, ${machine.cpus} CPUs ` +
+        `(${machine.cpuModel}), load average ${machine.loadAverageBefore[0]} before and ${machine.loadAverageAfter[0]} after. ` +
+        "Reproduce with `npm run bench` (writes this file and `bench/results.json`).",
+      "",
+      `## Lighthouse: the landing page against the ceiling`,
+      "",
+      `Mobile emulation, simulated throttling, median of ${RUNS} runs each, alternated. The ceiling is the same ` +
+        `${ceilingTextChars} characters of text as plain HTML (no JavaScript, CSS, fonts or images), served the same way.`,
+      "",
+      markdownTable(header, rows),
+      "",
+      "| target | met | result |",
+      "| --- | --- | --- |",
+      ...verdicts.map(({ target, met, detail }) => `| ${target} | ${met ? "yes" : "**no**"} | ${detail} |`),
+      "",
+      "## JavaScript a first visit downloads (load, scroll to the bottom), gzipped",
+      "",
+      markdownTable(
+        ["file", "gzipped"],
+        [
+          ...firstVisit.files.map((file) => [`\`${file.file}\``, kb(file.gzipBytes)]),
+          ["**total**", `**${kb(firstVisit.totalGzipBytes)}** of ${kb(firstVisit.budgetBytes)}`],
+        ],
+      ),
+      "",
+      "## Signup endpoint under load",
+      "",
+      signup.ran ? ["```", signup.output.trim(), "```"].join("\n") : `Not measured: ${signup.output}.`,
+      "",
+    ].join("\n"),
+  );
+  console.log("\nWrote bench/results.json and bench/RESULTS.md.");
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,56 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { VIEWPORTS } from "./support/browser";
+import { notice, untilAnimationsSettle, visible } from "./support/expect";
+import { openSignupDialog, subscribeInline } from "./support/newsletter";
+import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
+import { SPEC } from "./support/texts";
+
+/** axe-core's findings, one line per failing element, so a failure says what to fix. */
+async function violations(page: Page): Promise<string[]> {
+  await untilAnimationsSettle(page);
+  const { violations: found } = await new AxeBuilder({ page }).analyze();
+  return found.flatMap((violation) =>
+    violation.nodes.map(
+      (node) => `${violation.id} (${violation.impact}): ${node.target.join(" ")}: ${violation.help}`,
+    ),
+  );
+}
+
+describeInBrowser.each(Object.entries(VIEWPORTS))("accessibility at %s width", (_name, viewport) => {
+  const site = useSite({ RATE_LIMIT_PER_MINUTE: "1000" });
+
+  it("finds no violations on the landing page", async () => {
+    const { page } = await site.visit("/", viewport);
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it("finds no violations with the signup dialog open", async () => {
+    const { page } = await site.visit("/", viewport);
+    await openSignupDialog(page);
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it("finds no violations with a welcome notice showing", async () => {
+    const { page } = await site.visit("/", viewport);
+    await subscribeInline(page, uniqueAddress("a11y"));
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it("finds no violations with a failure notice showing over the dialog", async () => {
+    const { page } = await site.visit("/", viewport);
+    await page.route("**/functions/v1/send-confirmation", (route) =>
+      route.fulfill({ status: 500, body: "{}" }),
+    );
+    const { dialog, field } = await openSignupDialog(page);
+    await field.fill(uniqueAddress("a11y-failure"));
+    await dialog.getByRole("button", { name: SPEC.joinNow }).click();
+    await visible(notice(page, "failure", SPEC.failureTitle));
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it("finds no violations on the 404 page", async () => {
+    const { page } = await site.visit("/no-such-page", viewport);
+    expect(await violations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,17 @@
+import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "./support/browser";
+import { buildSiteIfStale } from "./support/build";
+
+/**
+ * Runs once before the browser tests: checks for Chromium, and builds the site when `public/` is
+ * missing (a fresh clone) or older than its sources.
+ */
+export default function globalSetup(): void {
+  if (!chromiumAvailable()) {
+    if (process.env.CI) {
+      throw new Error(`Browser tests need Chromium at ${chromiumPath} and CI is set: ${INSTALL_HINT}.`);
+    }
+    console.log(`\nBrowser tests skipped: no Chromium at ${chromiumPath}; ${INSTALL_HINT}.`);
+    return;
+  }
+  buildSiteIfStale();
+}

@@ -1,0 +1,30 @@
+import { isFocused, notice, visible } from "./support/expect";
+import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
+import { content, SPEC } from "./support/texts";
+
+describeInBrowser("a visitor using only the keyboard", () => {
+  const site = useSite();
+
+  it("tabs to Join the Movement, opens the dialog with Enter, types an address and subscribes with Enter", async () => {
+    const { page } = await site.visit("/");
+    const join = page.getByRole("button", { name: SPEC.joinTheMovement });
+
+    // The hero's button is the first control on the page: it must be reached in a few presses.
+    let presses = 0;
+    while (!(await isFocused(join))) {
+      if (++presses > 5) throw new Error(`"${SPEC.joinTheMovement}" not reached after 5 presses of Tab`);
+      await page.keyboard.press("Tab");
+    }
+    await page.keyboard.press("Enter");
+    const dialog = await visible(page.getByRole("dialog", { name: SPEC.joinTheMovement }));
+    expect(await isFocused(dialog.getByRole("textbox", { name: content.newsletter.dialog.emailLabel }))).toBe(
+      true,
+    );
+
+    await page.keyboard.type(uniqueAddress("keyboard"));
+    await page.keyboard.press("Enter");
+
+    await visible(notice(page, "success", SPEC.dialogSuccessTitle));
+    await dialog.waitFor({ state: "detached" });
+  });
+});

@@ -1,0 +1,127 @@
+import { content, SPEC, videoChannelUrl } from "./support/texts";
+import { expectInOrder, gone, isFocused, textOf, visible } from "./support/expect";
+import { describeInBrowser, useSite } from "./support/site";
+
+describeInBrowser("the landing page in Chromium", () => {
+  const site = useSite();
+  const { brand, landing, story, channels, coreValues, newsletter } = content;
+
+  it("shows every section's texts in order", async () => {
+    const { page } = await site.visit("/");
+
+    expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe(brand.hero.title);
+    const sectionTitles = await page.getByRole("heading", { level: 2 }).allTextContents();
+    expect(sectionTitles).toEqual([...SPEC.sectionTitles, newsletter.inline.title, landing.closing.title]);
+    const valueTitles = await page
+      .getByRole("region", { name: "Core Values" })
+      .getByRole("heading", { level: 3 })
+      .allTextContents();
+    expect(valueTitles).toEqual(SPEC.coreValues);
+
+    expectInOrder(await textOf(page.getByRole("main")), [
+      brand.hero.eyebrow,
+      brand.hero.title,
+      SPEC.tagline,
+      brand.hero.intro,
+      brand.author.credit,
+      SPEC.joinTheMovement,
+      landing.episodeOne.title,
+      landing.episodeOne.text,
+      landing.episodeOne.buttonLabel,
+      story.why.title,
+      ...story.why.paragraphs,
+      channels.title,
+      channels.intro,
+      ...channels.items.flatMap((channel) => [
+        channel.platform,
+        channel.name,
+        channel.description,
+        channel.linkLabel,
+      ]),
+      coreValues.title,
+      coreValues.intro,
+      ...coreValues.items.flatMap((value) => [value.title, value.description]),
+      story.biography.title,
+      ...story.biography.paragraphs,
+      newsletter.inline.title,
+      newsletter.inline.text,
+      SPEC.joinNow,
+      landing.closing.title,
+      landing.closing.text,
+      landing.closing.videoLabel,
+      landing.closing.podcastLabel,
+      landing.closing.photoLabel,
+      SPEC.signUp,
+      SPEC.watchNow,
+      SPEC.listenNow,
+    ]);
+    expectInOrder(await textOf(page.getByRole("contentinfo")), [
+      brand.name,
+      SPEC.tagline,
+      landing.footer.note,
+    ]);
+  });
+
+  describe.each([SPEC.joinTheMovement, SPEC.signUp, SPEC.listenNow])("the %s button", (label) => {
+    it("opens the signup dialog; Escape, the close button and a click outside close it and focus returns", async () => {
+      const { page } = await site.visit("/");
+      const trigger = page.getByRole("button", { name: label, exact: true });
+      const dialog = page.getByRole("dialog", { name: SPEC.joinTheMovement });
+      const closers: Array<[string, () => Promise<void>]> = [
+        ["Escape", () => page.keyboard.press("Escape")],
+        [
+          "the close button",
+          () => dialog.getByRole("button", { name: newsletter.dialog.closeLabel }).click(),
+        ],
+        // The top-left corner is backdrop at both widths: the panel sits at the bottom or centre.
+        ["a click outside", () => page.mouse.click(8, 8)],
+      ];
+      for (const [how, close] of closers) {
+        await trigger.click();
+        await visible(dialog);
+        expect(await textOf(dialog)).toContain(SPEC.dialogText);
+        expect(await isFocused(dialog.getByRole("textbox", { name: newsletter.dialog.emailLabel }))).toBe(
+          true,
+        );
+        await close();
+        await gone(dialog).catch(() => {
+          throw new Error(`${how} did not close the dialog`);
+        });
+        if (!(await isFocused(trigger))) throw new Error(`focus did not return to "${label}" after ${how}`);
+      }
+    });
+  });
+
+  it("opens every external link in a new tab that cannot reach back to this page", async () => {
+    const { page, context } = await site.visit("/");
+    const links = page.locator(`a[href^="http"]:not([href^="${site.url}"])`);
+    const count = await links.count();
+    // Four channel cards, episode one, and four in the closing section.
+    expect(count).toBe(9);
+    for (let index = 0; index < count; index += 1) {
+      const link = links.nth(index);
+      const href = await link.getAttribute("href");
+      expect(await link.getAttribute("target")).toBe("_blank");
+      expect((await link.getAttribute("rel"))?.split(/\s+/)).toContain("noopener");
+      const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
+      await tab.waitForLoadState("domcontentloaded");
+      expect(tab.url()).toBe(href);
+      expect(await tab.evaluate(() => window.opener)).toBeNull();
+      await tab.close();
+    }
+    expect(await page.evaluate(() => window.location.pathname)).toBe("/");
+  });
+
+  it.each([landing.episodeOne.buttonLabel, SPEC.followSubscribe, SPEC.watchNow])(
+    "opens the video channel from %s",
+    async (label) => {
+      const { page, context } = await site.visit("/");
+      const [tab] = await Promise.all([
+        context.waitForEvent("page"),
+        page.getByRole("link", { name: label, exact: true }).click(),
+      ]);
+      await tab.waitForLoadState("domcontentloaded");
+      expect(tab.url()).toBe(videoChannelUrl());
+    },
+  );
+});

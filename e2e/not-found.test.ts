@@ -1,0 +1,32 @@
+import { gone, textOf, visible } from "./support/expect";
+import { describeInBrowser, useSite } from "./support/site";
+import { content, notFoundContent, SPEC } from "./support/texts";
+
+describeInBrowser("an address that does not exist", () => {
+  const site = useSite();
+  const path = "/no-such-page/here";
+
+  it("answers 404 and shows the not-found page with a way home", async () => {
+    const { page, response } = await site.visit(path);
+
+    expect(response?.status()).toBe(404);
+    const main = page.getByRole("main");
+    expect(await textOf(main)).toContain(SPEC.notFoundCode);
+    expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe(SPEC.notFoundTitle);
+    expect(await textOf(main)).toContain(notFoundContent.text);
+
+    const home = page.getByRole("link", { name: SPEC.returnHome });
+    expect(await home.getAttribute("href")).toBe("/");
+    await home.click();
+    await visible(page.getByRole("heading", { level: 1, name: content.brand.hero.title }));
+    expect(new URL(page.url()).pathname).toBe("/");
+    await gone(page.getByRole("heading", { name: SPEC.notFoundTitle }));
+  });
+
+  it("writes the attempted path to the console", async () => {
+    const { page, consoleMessages } = await site.visit(path);
+    await page.waitForFunction(() => document.title !== "");
+    const logged = consoleMessages.filter((message) => message.text().includes(path));
+    expect(logged.map((message) => message.type())).toContain("error");
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdirSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { VIEWPORTS } from "./support/browser";
+import { untilAnimationsSettle } from "./support/expect";
+import { scrollToBottom } from "./support/first-visit";
+import { openSignupDialog } from "./support/newsletter";
+import { describeInBrowser, useSite } from "./support/site";
+
+/** Pictures for people to look at (ignored by git); the tests only check they were written. */
+const DIR = path.join(__dirname, "screenshots");
+
+async function picture(page: Page, name: string, fullPage: boolean): Promise<void> {
+  await untilAnimationsSettle(page);
+  const file = path.join(DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage });
+  expect(statSync(file).size).toBeGreaterThan(10_000);
+}
+
+describeInBrowser.each(Object.entries(VIEWPORTS))("screenshots at %s width", (_name, viewport) => {
+  const site = useSite();
+  const width = viewport.width;
+
+  beforeAll(() => mkdirSync(DIR, { recursive: true }));
+
+  it(`pictures the landing page at ${width} px`, async () => {
+    const { page } = await site.visit("/", viewport);
+    // Lazy images below the fold load on the way down, as they would for a reader.
+    await scrollToBottom(page);
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+    await page.waitForLoadState("networkidle");
+    await picture(page, `landing-${width}`, true);
+  });
+
+  it(`pictures the open dialog at ${width} px`, async () => {
+    const { page } = await site.visit("/", viewport);
+    await openSignupDialog(page);
+    await picture(page, `dialog-${width}`, false);
+  });
+
+  it(`pictures the 404 page at ${width} px`, async () => {
+    const { page } = await site.visit("/no-such-page", viewport);
+    await picture(page, `not-found-${width}`, true);
+  });
+});

@@ -1,0 +1,74 @@
+import type { Page } from "playwright-core";
+import { textOf, visible } from "./support/expect";
+import { subscribeInline } from "./support/newsletter";
+import { waitForMail, type Mail } from "./support/outbox";
+import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
+import { content } from "./support/texts";
+
+const { newsletter } = content;
+
+/** The same link with the token's last character changed. */
+function tampered(link: string): string {
+  const url = new URL(link);
+  const [param, token] = [...url.searchParams.entries()][0];
+  const last = token.at(-1) === "A" ? "B" : "A";
+  url.searchParams.set(param, `${token.slice(0, -1)}${last}`);
+  return url.href;
+}
+
+describeInBrowser("the links in the confirmation mail", () => {
+  const site = useSite();
+  let mail: Mail;
+
+  beforeAll(async () => {
+    const { page, context } = await site.visit("/");
+    const address = uniqueAddress("links");
+    await subscribeInline(page, address);
+    mail = await waitForMail(site.stack.outbox, address);
+    await context.close();
+  });
+
+  /** Opens a link from the mail, clicks the one button its dialog offers, and returns the dialog's answer. */
+  async function follow(
+    link: string,
+    screen: { title: string; buttonLabel: string },
+  ): Promise<{
+    page: Page;
+    answer: string;
+  }> {
+    const { page } = await site.visit(link);
+    const dialog = await visible(page.getByRole("dialog", { name: screen.title }));
+    await dialog.getByRole("button", { name: screen.buttonLabel }).click();
+    const answer = await visible(dialog.getByRole("status"));
+    return { page, answer: await textOf(answer) };
+  }
+
+  const cases = [
+    { action: "confirm", link: () => mail.confirmUrl, screen: newsletter.confirm },
+    { action: "unsubscribe", link: () => mail.unsubscribeUrl, screen: newsletter.unsubscribe },
+  ] as const;
+
+  // In order: confirm first, then unsubscribe, as a subscriber would.
+  describe.each(cases)("the $action link", ({ action, link, screen }) => {
+    it("points at this site's landing page", () => {
+      expect(link().startsWith(`${site.url}/?${action}=`)).toBe(true);
+    });
+
+    it("succeeds with one click and takes the token out of the address bar", async () => {
+      const { page, answer } = await follow(link(), screen);
+      expect(answer).toContain(screen.successTitle);
+      expect(new URL(page.url()).search).toBe("");
+    });
+
+    it("still succeeds on a second visit", async () => {
+      const { answer } = await follow(link(), screen);
+      expect(answer).toContain(screen.successTitle);
+    });
+
+    it("says the link is not valid when the token was tampered with", async () => {
+      const { answer } = await follow(tampered(link()), screen);
+      expect(answer).toContain(newsletter.links.invalidTitle);
+      expect(answer).not.toContain(screen.successTitle);
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+/** Debian's Chromium; never a browser download. Override with CHROMIUM_PATH. */
+export const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+/** Flags for Chromium in a container: no sandbox (root), no GPU, no background traffic. */
+export const chromiumFlags = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export const INSTALL_HINT = "install it with `apt-get install chromium` or set CHROMIUM_PATH";
+
+export const chromiumAvailable = (): boolean => existsSync(chromiumPath);
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+}
+
+/** The two widths every visual and accessibility check runs at. */
+export const VIEWPORTS = {
+  mobile: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+/**
+ * Waits until React has taken over the pre-rendered HTML: a click before that does nothing, which a
+ * person (slower than a test) never meets.
+ */
+export async function untilHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const root = document.getElementById("gatsby-focus-wrapper");
+      return root !== null && Object.keys(root).some((key) => key.startsWith("__reactFiber"));
+    },
+    undefined,
+    { timeout: 15_000 },
+  );
+}

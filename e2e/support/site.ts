@@ -1,0 +1,99 @@
+import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response } from "playwright-core";
+import { chromiumAvailable, launchChromium, untilHydrated, VIEWPORTS } from "./browser";
+import { startStack, type Stack } from "./stack";
+
+/** `describe` when Chromium is installed; otherwise skipped (the global setup says how to install it). */
+export const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+
+export interface Visit {
+  page: Page;
+  context: BrowserContext;
+  /** The answer to the first navigation. */
+  response: Response | null;
+  /** Every console message the page wrote so far. */
+  consoleMessages: ConsoleMessage[];
+  /** Every request the page made to a newsletter function, by function name. */
+  functionCalls: (name: string) => Request[];
+}
+
+export interface Site {
+  readonly url: string;
+  readonly stack: Stack;
+  readonly browser: Browser;
+  /** Opens `path` of the site in a fresh browser context at the given width. */
+  visit: (path?: string, viewport?: { width: number; height: number }) => Promise<Visit>;
+}
+
+let addressCount = 0;
+/** An address no other test uses, so each signup is a new subscriber. */
+export const uniqueAddress = (label: string): string =>
+  `${label}-${process.pid}-${Date.now()}-${++addressCount}@example.com`;
+
+/**
+ * Starts the local stack and Chromium for one test file and stops both after it. Contexts opened
+ * by `visit` are closed after each test. Requests to other origins never leave the machine: they
+ * get a blank page, so opening an external link shows where it goes without the internet.
+ */
+export function useSite(env: Record<string, string> = {}): Site {
+  let stack: Stack | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    const [started, launched] = await Promise.allSettled([startStack(env), launchChromium()]);
+    if (started.status === "fulfilled") stack = started.value;
+    if (launched.status === "fulfilled") browser = launched.value;
+    if (started.status === "rejected") throw started.reason;
+    if (launched.status === "rejected") throw launched.reason;
+  }, 90_000);
+
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  }, 30_000);
+
+  const required = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not running (did beforeAll fail?)`);
+    return value;
+  };
+
+  return {
+    get url() {
+      return required(stack, "The local stack").url;
+    },
+    get stack() {
+      return required(stack, "The local stack");
+    },
+    get browser() {
+      return required(browser, "Chromium");
+    },
+    async visit(path = "/", viewport = VIEWPORTS.desktop) {
+      const origin = required(stack, "The local stack").url;
+      const context = await required(browser, "Chromium").newContext({ viewport });
+      contexts.push(context);
+      await context.route(
+        (url) => url.origin !== origin,
+        (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>elsewhere</title>" }),
+      );
+      const page = await context.newPage();
+      const consoleMessages: ConsoleMessage[] = [];
+      page.on("console", (message) => consoleMessages.push(message));
+      const requests: Request[] = [];
+      page.on("request", (request) => requests.push(request));
+      const response = await page.goto(new URL(path, origin).href);
+      await untilHydrated(page);
+      return {
+        page,
+        context,
+        response,
+        consoleMessages,
+        functionCalls: (name) =>
+          requests.filter((request) => new URL(request.url()).pathname === `/functions/v1/${name}`),
+      };
+    },
+  };
+}
