@@ -1,0 +1,58 @@
+/**
+ * Runs the mail sender in the local stack's process: right after a signup queued a mail (the
+ * answer is already on its way), and again when the next retry is due. It also polls now and
+ * then, because with a shared PostgreSQL another process may have queued or failed a job.
+ */
+import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import type { MailSender } from "../supabase/functions/_shared/mail-sender.ts";
+import type { SubscriberStore } from "../supabase/functions/_shared/subscriber-store.ts";
+
+const POLL_MS = 30_000;
+const MIN_WAIT_MS = 20;
+const AFTER_ERROR_MS = 5_000;
+
+export function startMailWorker(sender: MailSender, store: SubscriberStore, log: Logger) {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let cycle: Promise<void> | null = null;
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(kick, Math.max(MIN_WAIT_MS, Math.min(ms, POLL_MS)));
+    // The timer alone must not keep the process alive: shutdown stops the worker explicitly.
+    timer.unref();
+  };
+
+  async function runCycle(): Promise<void> {
+    await sender.deliverDue();
+    try {
+      const next = await store.nextDueAt();
+      schedule(next ? next.getTime() - Date.now() : POLL_MS);
+    } catch (error) {
+      log.error(`mail worker: cannot read the queue: ${error instanceof Error ? error.message : String(error)}`);
+      schedule(AFTER_ERROR_MS);
+    }
+  }
+
+  function kick(): void {
+    if (stopped) return;
+    // Concurrent kicks share one cycle; the sender itself reruns for jobs queued meanwhile.
+    cycle ??= runCycle().finally(() => {
+      cycle = null;
+    });
+  }
+
+  schedule(0);
+  return {
+    /** A mail was queued: deliver it once the current answer has gone out. */
+    kick: () => setImmediate(kick),
+    /** Stops scheduling and waits for the mail being sent now. */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (cycle) await cycle;
+      await sender.idle();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Security headers for every answer, with a Content-Security-Policy the built site passes:
+ * Gatsby inlines a few scripts (gatsby-plugin-image's loading helpers, the script loader, the
+ * compilation hash), so their SHA-256 hashes are computed from the built HTML at start instead of
+ * allowing every inline script. Inline styles stay allowed: Gatsby inlines the page's CSS.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Inline scripts (no `src`), with their exact text: that is what the browser hashes. */
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+
+/** Every `.html` file under `dir`, bounded in depth so a symlink loop cannot hang the start. */
+function htmlFiles(dir: string, depth = 0): string[] {
+  if (depth > 12) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return htmlFiles(full, depth + 1);
+    return entry.isFile() && entry.name.endsWith(".html") ? [full] : [];
+  });
+}
+
+/** The hashes of every inline script in the build; none when the site is not built. */
+export function inlineScriptHashes(publicDir: string): string[] {
+  const hashes = new Set<string>();
+  if (!existsSync(publicDir)) return [];
+  for (const file of htmlFiles(publicDir)) {
+    for (const match of readFileSync(file, "utf8").matchAll(INLINE_SCRIPT)) {
+      if (match[1].length === 0) continue;
+      hashes.add(`'sha256-${createHash("sha256").update(match[1], "utf8").digest("base64")}'`);
+    }
+  }
+  return [...hashes].sort();
+}
+
+export interface SecurityOptions {
+  publicDir: string;
+  /** Extra origins the page may call, e.g. the Supabase project of `GATSBY_SUPABASE_URL`. */
+  connectOrigins?: string[];
+}
+
+export function contentSecurityPolicy(options: SecurityOptions): string {
+  const scripts = ["'self'", ...inlineScriptHashes(options.publicDir)];
+  const connect = ["'self'", ...(options.connectOrigins ?? [])];
+  return [
+    "default-src 'self'",
+    `script-src ${scripts.join(" ")}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${connect.join(" ")}`,
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+export function securityHeaders(csp: string): Record<string, string> {
+  return {
+    "Content-Security-Policy": csp,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The confirmation mail: an HTML and a plain-text part with the same content, and the list
+ * headers mail providers use for their own unsubscribe button (RFC 2919, RFC 2369, RFC 8058).
+ * Nothing a visitor typed reaches the mail except the recipient address, so a signup form
+ * cannot be used to send someone else a message.
+ */
+
+export interface MailMessage {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+}
+
+export interface ConfirmationMailInput {
+  to: string;
+  confirmToken: string;
+  unsubscribeToken: string;
+  expiresAt: Date;
+}
+
+export interface MailSettings {
+  siteUrl: string;
+  functionsUrl: string;
+  mailFrom: string;
+  newsletterName: string;
+  brandName: string;
+  listId: string;
+}
+
+export const confirmUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
+  `${settings.siteUrl}/?confirm=${encodeURIComponent(token)}`;
+
+export const unsubscribePageUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
+  `${settings.siteUrl}/?unsubscribe=${encodeURIComponent(token)}`;
+
+/** The RFC 8058 one-click address: the function itself, which a mail provider POSTs to. */
+export const oneClickUnsubscribeUrl = (settings: Pick<MailSettings, "functionsUrl">, token: string): string =>
+  `${settings.functionsUrl}/unsubscribe?token=${encodeURIComponent(token)}`;
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** "Mon, 23 Nov 2026 19:13:15 GMT": unambiguous for every reader, whatever their time zone. */
+const formatExpiry = (date: Date): string => date.toUTCString();
+
+export function confirmationMail(settings: MailSettings, input: ConfirmationMailInput): MailMessage {
+  const confirm = confirmUrl(settings, input.confirmToken);
+  const unsubscribe = unsubscribePageUrl(settings, input.unsubscribeToken);
+  const oneClick = oneClickUnsubscribeUrl(settings, input.unsubscribeToken);
+  const expires = formatExpiry(input.expiresAt);
+  const { newsletterName, brandName } = settings;
+  const subject = `Confirm your subscription to ${newsletterName}`;
+
+  const text = [
+    "Hello,",
+    "",
+    `Please confirm that you want to receive ${newsletterName}, the daily newsletter from ${brandName}.`,
+    "",
+    "Confirm your subscription:",
+    confirm,
+    "",
+    `This link expires on ${expires}.`,
+    "",
+    "If it wasn't you who signed up, ignore this mail: you will not be subscribed and will not hear from us again.",
+    "",
+    "--",
+    brandName,
+    `Unsubscribe: ${unsubscribe}`,
+    "",
+  ].join("\n");
+
+  const e = escapeHtml;
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(subject)}</title>
+</head>
+<body style="margin:0;padding:24px;background:#f6f6f6;font-family:Arial,Helvetica,sans-serif;color:#111;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#fff;padding:32px;">
+<tr><td>
+<h1 style="font-size:22px;margin:0 0 16px;">${e(newsletterName)}</h1>
+<p style="font-size:16px;line-height:1.5;">Hello,</p>
+<p style="font-size:16px;line-height:1.5;">Please confirm that you want to receive ${e(newsletterName)}, the daily newsletter from ${e(brandName)}.</p>
+<p style="margin:24px 0;"><a href="${e(confirm)}" style="display:inline-block;background:#111;color:#fff;padding:12px 20px;text-decoration:none;font-weight:bold;">Confirm your subscription</a></p>
+<p style="font-size:14px;line-height:1.5;">Or open this link: <a href="${e(confirm)}">${e(confirm)}</a></p>
+<p style="font-size:14px;line-height:1.5;">This link expires on ${e(expires)}.</p>
+<p style="font-size:14px;line-height:1.5;">If it wasn't you who signed up, ignore this mail: you will not be subscribed and will not hear from us again.</p>
+<p style="font-size:12px;line-height:1.5;color:#555;margin-top:32px;">${e(brandName)} · <a href="${e(unsubscribe)}" style="color:#555;">Unsubscribe</a></p>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+
+  return {
+    from: settings.mailFrom,
+    to: input.to,
+    subject,
+    text,
+    html,
+    headers: {
+      "List-Id": settings.listId,
+      "List-Unsubscribe": `<${oneClick}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The SMTP transport, through nodemailer: `smtp://user:pass@host:587` (STARTTLS when offered) or
+ * `smtps://user:pass@host:465` (implicit TLS, the only option on Supabase, which blocks 25 and
+ * 587). Query parameters in the URL are nodemailer options, e.g. `?tls.rejectUnauthorized=false`.
+ */
+import nodemailer from "nodemailer";
+import type { MailMessage } from "../confirmation-mail.ts";
+import type { Mailer } from "../mail-sender.ts";
+
+export function createSmtpMailer(smtpUrl: string): Mailer {
+  const url = new URL(smtpUrl);
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
+    throw new Error(`SMTP_URL must start with smtp:// or smtps:// (got "${url.protocol}//...")`);
+  }
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    // Fail fast and retry later: the job stays queued, so waiting minutes on a dead server only
+    // delays the other mails.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+  const port = url.port || (url.protocol === "smtps:" ? "465" : "587");
+  return {
+    description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}`,
+    async send(message: MailMessage): Promise<void> {
+      await transport.sendMail({
+        from: message.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        headers: message.headers,
+      });
+    },
+    async close(): Promise<void> {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * HTTP plumbing shared by the three functions: CORS for the site's origins only, the error body
+ * every answer uses, and reading a body without ever holding more than the limit.
+ */
+
+/** The headers supabase-js sends with `functions.invoke`. */
+const ALLOWED_HEADERS = "authorization, apikey, x-client-info, content-type";
+
+export function corsHeaders(request: Request, allowedOrigins: readonly string[]): Headers {
+  const headers = new Headers({ Vary: "Origin" });
+  const origin = request.headers.get("origin");
+  if (origin && allowedOrigins.includes(origin)) {
+    headers.set("Access-Control-Allow-Origin", origin);
+    headers.set("Access-Control-Allow-Methods", "POST, OPTIONS");
+    headers.set("Access-Control-Allow-Headers", ALLOWED_HEADERS);
+    headers.set("Access-Control-Max-Age", "600");
+  }
+  return headers;
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Headers, extra: Record<string, string> = {}): Response {
+  const all = new Headers(headers);
+  all.set("Content-Type", "application/json; charset=utf-8");
+  all.set("Cache-Control", "no-store");
+  for (const [name, value] of Object.entries(extra)) all.set(name, value);
+  return new Response(JSON.stringify(body), { status, headers: all });
+}
+
+export type ErrorCode =
+  | "not_found"
+  | "method_not_allowed"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "invalid_json"
+  | "invalid_body"
+  | "invalid_email"
+  | "invalid_token"
+  | "unknown_token"
+  | "expired_token"
+  | "rate_limited"
+  | "storage_unavailable"
+  | "internal_error";
+
+export const errorResponse = (
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Headers,
+  extra: Record<string, string> = {},
+): Response => jsonResponse(status, { error: { code, message } }, headers, extra);
+
+/** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
+export const mediaType = (request: Request): string =>
+  (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+
+/**
+ * Reads the body, stopping as soon as it exceeds `maxBytes` (a declared Content-Length is
+ * checked first), so an oversized request costs at most `maxBytes` of memory.
+ */
+export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | "too_large"> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(declared) && declared > maxBytes) return "too_large";
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return "too_large";
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}

@@ -1,0 +1,124 @@
+/**
+ * Delivers queued mail jobs after the answer: claims due jobs, renders each mail, hands it to a
+ * transport, and records the result. A failure is retried with backoff, so an SMTP outage delays a
+ * confirmation mail but never loses it; a job whose link has expired meanwhile is abandoned (and
+ * logged), because its link would no longer work.
+ */
+import type { Config } from "./config.ts";
+import { confirmationMail, confirmUrl, type MailMessage } from "./confirmation-mail.ts";
+import { maskEmail } from "./email-address.ts";
+import type { Logger } from "./logger.ts";
+import type { SubscriberStore } from "./subscriber-store.ts";
+import { retryDelaySeconds } from "./subscription-lifecycle.ts";
+
+/** A mail transport: SMTP, an outbox folder, a log. Resolves once the mail is accepted. */
+export interface Mailer {
+  /** For the start-up log: "SMTP smtp.example.com:465", "outbox .data/outbox". */
+  readonly description: string;
+  send(message: MailMessage, context: { jobId: string; links: { confirm: string } }): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export interface MailSenderDeps {
+  store: SubscriberStore;
+  mailer: Mailer;
+  config: Config;
+  log: Logger;
+  now?: () => Date;
+}
+
+/** Jobs per claim, and claims per run: one run is bounded; the next kick continues. */
+const BATCH = 10;
+const MAX_BATCHES_PER_RUN = 50;
+/** How long a claimed job is reserved for this sender before another may take it over. */
+const LOCK_SECONDS = 120;
+const PURGE_EVERY_MS = 3_600_000;
+
+export function createMailSender(deps: MailSenderDeps) {
+  const { store, mailer, config, log } = deps;
+  const now = deps.now ?? (() => new Date());
+  let running: Promise<void> | null = null;
+  let rerun = false;
+  let lastPurge = 0;
+
+  async function deliver(job: Awaited<ReturnType<SubscriberStore["claimDueJobs"]>>[number]): Promise<void> {
+    const payload = job.payload;
+    if (!payload) {
+      await store.markAbandoned(job.id, "The job has no payload");
+      log.error(`mail job ${job.id} abandoned: no payload`);
+      return;
+    }
+    const expiresAt = new Date(payload.expiresAt);
+    if (expiresAt.getTime() <= now().getTime()) {
+      await store.markAbandoned(job.id, "The confirmation link expired before the mail could be sent");
+      log.error(`mail job ${job.id} to ${maskEmail(job.recipient)} abandoned after ${job.attempts - 1} failed attempts: its link expired`);
+      return;
+    }
+    const message = confirmationMail(config, {
+      to: job.recipient,
+      confirmToken: payload.confirmToken,
+      unsubscribeToken: payload.unsubscribeToken,
+      expiresAt,
+    });
+    try {
+      await mailer.send(message, { jobId: job.id, links: { confirm: confirmUrl(config, payload.confirmToken) } });
+    } catch (error) {
+      const delay = retryDelaySeconds(job.attempts, config.mailRetryBaseSeconds, config.mailRetryMaxSeconds);
+      const reason = error instanceof Error ? error.message : String(error);
+      await store.markFailed(job.id, reason, new Date(now().getTime() + delay * 1000));
+      log.warn(`mail to ${maskEmail(job.recipient)} failed (attempt ${job.attempts}), retrying in ${delay}s: ${reason}`);
+      return;
+    }
+    await store.markSent(job.id, now());
+    log.info(`mail sent to ${maskEmail(job.recipient)} via ${mailer.description}`);
+  }
+
+  async function run(): Promise<void> {
+    for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+      const at = now();
+      const jobs = await store.claimDueJobs(at, new Date(at.getTime() + LOCK_SECONDS * 1000), BATCH);
+      if (jobs.length === 0) break;
+      // One failing job must not stop the others: each is settled and recorded on its own.
+      await Promise.all(jobs.map((job) => deliver(job)));
+    }
+    if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+      lastPurge = Date.now();
+      const purged = await store.purge(now(), config.purgePendingAfterDays);
+      if (purged.subscribers > 0) log.info(`purged ${purged.subscribers} pending addresses that never confirmed`);
+    }
+  }
+
+  return {
+    /**
+     * Delivers every due job; never rejects (a failed run is logged, its jobs stay queued).
+     * Calls while a run is in progress join it and cause one more run, so a job queued during
+     * a run is not left waiting for the next timer.
+     */
+    deliverDue(): Promise<void> {
+      if (running) {
+        rerun = true;
+        return running;
+      }
+      running = (async () => {
+        try {
+          do {
+            rerun = false;
+            await run();
+          } while (rerun);
+        } catch (error) {
+          // The jobs stay queued in the database; the next run (timer or request) picks them up.
+          log.error(`mail sender: ${error instanceof Error ? error.message : String(error)}`);
+        } finally {
+          running = null;
+        }
+      })();
+      return running;
+    },
+    /** Resolves when no run is in progress (for shutdown). */
+    async idle(): Promise<void> {
+      while (running) await running;
+    },
+  };
+}
+
+export type MailSender = ReturnType<typeof createMailSender>;

@@ -1,0 +1,75 @@
+/**
+ * The subscription's life as pure decisions: new → pending (confirmation mail) → confirmed (by
+ * the link's page) → unsubscribed (by the link or the one-click header). The store applies them
+ * inside a transaction; keeping them here makes every rule testable without a database.
+ */
+
+export type SubscriberStatus = "pending" | "confirmed" | "unsubscribed";
+
+export interface SignupState {
+  status: SubscriberStatus;
+  /** When the latest confirmation mail was queued. */
+  mailQueuedAt: Date | null;
+  /** UTC day (YYYY-MM-DD) that `mailsOnDay` counts. */
+  mailDay: string | null;
+  mailsOnDay: number;
+}
+
+export interface MailLimits {
+  resendCooldownSeconds: number;
+  confirmationMailsPerDay: number;
+}
+
+export type SignupDecision =
+  | { status: "pending"; sendMail: true; reason: "new" | "resend" | "resubscribe" }
+  | { status: SubscriberStatus; sendMail: false; reason: "cooldown" | "daily_cap" | "already_confirmed" };
+
+export const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
+
+/** Confirmation mails already queued today for this address. */
+export const mailsToday = (state: Pick<SignupState, "mailDay" | "mailsOnDay">, now: Date): number =>
+  state.mailDay === utcDay(now) ? state.mailsOnDay : 0;
+
+/**
+ * What a signup does to an address. The answer to the visitor is the same in every case; only
+ * the row and the mail differ.
+ */
+export function decideSignup(current: SignupState | null, now: Date, limits: MailLimits): SignupDecision {
+  if (current === null) return { status: "pending", sendMail: true, reason: "new" };
+  // A confirmed subscriber gets nothing and stays confirmed: a stranger typing their address
+  // must neither unsubscribe them nor fill their inbox.
+  if (current.status === "confirmed") return { status: "confirmed", sendMail: false, reason: "already_confirmed" };
+  // An unsubscribed address goes back to pending and must confirm again, even when no mail may
+  // be sent right now; it can sign up again after the cooldown to get its link.
+  const status = "pending";
+  const cooling =
+    current.mailQueuedAt !== null && now.getTime() - current.mailQueuedAt.getTime() < limits.resendCooldownSeconds * 1000;
+  if (cooling) return { status, sendMail: false, reason: "cooldown" };
+  if (mailsToday(current, now) >= limits.confirmationMailsPerDay) return { status, sendMail: false, reason: "daily_cap" };
+  return { status, sendMail: true, reason: current.status === "unsubscribed" ? "resubscribe" : "resend" };
+}
+
+export type ConfirmDecision = "confirm" | "already_confirmed" | "expired";
+
+/** What a click on a confirmation link does. An unsubscribed address needs a new signup. */
+export function decideConfirm(
+  current: { status: SubscriberStatus; confirmExpiresAt: Date | null },
+  now: Date,
+): ConfirmDecision {
+  if (current.status === "confirmed") return "already_confirmed";
+  if (current.status === "unsubscribed") return "expired";
+  if (current.confirmExpiresAt === null || current.confirmExpiresAt.getTime() <= now.getTime()) return "expired";
+  return "confirm";
+}
+
+export type UnsubscribeDecision = "unsubscribe" | "already_unsubscribed";
+
+/** Unsubscribing always works and is idempotent, from any status. */
+export const decideUnsubscribe = (status: SubscriberStatus): UnsubscribeDecision =>
+  status === "unsubscribed" ? "already_unsubscribed" : "unsubscribe";
+
+/** Delay before the next try of a failed mail: doubling from `baseSeconds`, capped. */
+export function retryDelaySeconds(attempts: number, baseSeconds: number, maxSeconds: number): number {
+  const exponent = Math.min(Math.max(attempts - 1, 0), 30);
+  return Math.min(maxSeconds, baseSeconds * 2 ** exponent);
+}

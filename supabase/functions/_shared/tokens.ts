@@ -1,0 +1,28 @@
+/**
+ * Link tokens: 32 random bytes, base64url in the link, stored only as a SHA-256 hash so a copy
+ * of the database cannot confirm or unsubscribe anyone.
+ */
+
+const TOKEN_BYTES = 32;
+/** 32 bytes in unpadded base64url. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function newToken(): string {
+  const bytes = new Uint8Array(TOKEN_BYTES);
+  crypto.getRandomValues(bytes);
+  return base64url(bytes);
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+export const isWellFormedToken = (token: unknown): token is string =>
+  typeof token === "string" && TOKEN_PATTERN.test(token);
