@@ -1,0 +1,115 @@
+/**
+ * `npm run subscribers -- stats` and `npm run subscribers -- export [--status confirmed] [--output file.csv]`:
+ * the operator's view of the list, against the same storage as the local stack (DATABASE_URL, or
+ * PGlite in DATA_DIR). CSV goes to standard output unless --output is given.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import {
+  createSubscriberStore,
+  type ExportRow,
+  SUBSCRIBER_STATUSES,
+} from "../supabase/functions/_shared/subscriber-store.ts";
+import type { SubscriberStatus } from "../supabase/functions/_shared/subscription-lifecycle.ts";
+import { ROOT } from "../server/start-server.ts";
+import { openStorage } from "../server/storage.ts";
+
+const USAGE = `Usage:
+  npm run subscribers -- stats
+  npm run subscribers -- export [--status pending|confirmed|unsubscribed] [--output file.csv]`;
+
+export class UsageError extends Error {}
+
+interface Command {
+  action: "stats" | "export";
+  status?: SubscriberStatus;
+  output?: string;
+}
+
+export function parseArgs(args: string[]): Command {
+  const [action, ...rest] = args;
+  if (action !== "stats" && action !== "export") throw new UsageError(action ? `Unknown command "${action}".` : "No command given.");
+  const command: Command = { action };
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i];
+    const [name, inline] = flag.split("=", 2);
+    const value = inline ?? rest[++i];
+    if (action === "export" && name === "--status") {
+      if (!SUBSCRIBER_STATUSES.includes(value as SubscriberStatus)) {
+        throw new UsageError(`--status must be one of ${SUBSCRIBER_STATUSES.join(", ")} (got "${value ?? ""}").`);
+      }
+      command.status = value as SubscriberStatus;
+    } else if (action === "export" && name === "--output") {
+      if (!value) throw new UsageError("--output needs a file name.");
+      command.output = value;
+    } else {
+      throw new UsageError(`Unknown option "${flag}" for ${action}.`);
+    }
+  }
+  return command;
+}
+
+/**
+ * One CSV field (RFC 4180). A field a spreadsheet would run as a formula (=, +, -, @) gets a
+ * leading apostrophe: an address like `=cmd@example.com` is valid and must stay inert.
+ */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+const COLUMNS: (keyof ExportRow)[] = [
+  "email",
+  "status",
+  "signed_up_at",
+  "confirmed_at",
+  "unsubscribed_at",
+  "consent_source",
+  "consent_at",
+];
+
+export function toCsv(rows: ExportRow[]): string {
+  const cell = (value: ExportRow[keyof ExportRow]) =>
+    value === null ? "" : csvField(value instanceof Date ? value.toISOString() : String(value));
+  return [COLUMNS.join(","), ...rows.map((row) => COLUMNS.map((column) => cell(row[column])).join(","))].join("\r\n") + "\r\n";
+}
+
+export async function run(args: string[], env = process.env): Promise<string> {
+  const command = parseArgs(args);
+  const storage = await openStorage({
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    dataDir: path.resolve(ROOT, env.DATA_DIR?.trim() || ".data"),
+  });
+  try {
+    const store = createSubscriberStore(storage.db);
+    if (command.action === "stats") {
+      const counts = await store.countByStatus();
+      const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+      const width = Math.max(...SUBSCRIBER_STATUSES.map((status) => status.length), "total".length);
+      return [
+        `Subscribers in ${storage.description}`,
+        ...SUBSCRIBER_STATUSES.map((status) => `${status.padEnd(width)}  ${counts[status]}`),
+        `${"total".padEnd(width)}  ${total}`,
+        "",
+      ].join("\n");
+    }
+    const csv = toCsv(await store.list(command.status));
+    if (command.output) {
+      writeFileSync(command.output, csv);
+      return `${csv.split("\r\n").length - 2} rows written to ${command.output}\n`;
+    }
+    return csv;
+  } finally {
+    await storage.close();
+  }
+}
+
+if (require.main === module) {
+  run(process.argv.slice(2)).then(
+    (output) => process.stdout.write(output),
+    (error: unknown) => {
+      console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `subscribers: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(error instanceof UsageError ? 2 : 1);
+    },
+  );
+}
