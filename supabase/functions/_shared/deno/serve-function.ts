@@ -1,0 +1,55 @@
+/**
+ * The Deno side of a function: configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`
+ * (set by Supabase inside every function) or `DATABASE_URL`, SMTP from `SMTP_URL`, and mail
+ * delivered after the answer with `EdgeRuntime.waitUntil`. Kept out of the portable core, and out
+ * of `tsc` (it is checked by `deno check`), because it uses Deno's globals.
+ */
+import { configWarnings, parseConfig } from "../config.ts";
+import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
+import { createSmtpMailer } from "../drivers/smtp-mailer.ts";
+import { createFunctionHandler, type FunctionName } from "../handler.ts";
+import { createLogMailer } from "../log-mailer.ts";
+import { consoleLogger } from "../logger.ts";
+import { createMailSender } from "../mail-sender.ts";
+import { createSubscriberStore } from "../subscriber-store.ts";
+
+interface EdgeRuntimeGlobal {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Supabase's runtime keeps the worker alive for promises handed to `waitUntil`. */
+const edgeRuntime = (globalThis as { EdgeRuntime?: EdgeRuntimeGlobal }).EdgeRuntime;
+
+export function serveFunction(name: FunctionName): void {
+  const env = Deno.env.toObject();
+  const log = consoleLogger;
+  if (!env.SITE_URL) log.warn("SITE_URL is not set: links in mail point to http://localhost:8000");
+  const config = parseConfig(env);
+  for (const warning of configWarnings(config)) log.warn(warning);
+
+  const databaseUrl = env.SUPABASE_DB_URL || env.DATABASE_URL;
+  if (!databaseUrl) throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
+  // A function instance serves one request at a time or a few; a small pool is enough.
+  const store = createSubscriberStore(createPostgresExecutor(databaseUrl, { max: 3 }));
+  const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL) : createLogMailer(log);
+  const sender = createMailSender({ store, mailer, config, log });
+  const handler = createFunctionHandler(name, { store, config, log });
+
+  // Any call also delivers due mail (new ones and retries), after its answer: functions have no
+  // timer of their own, so retries ride on the next request.
+  const afterAnswer = (work: Promise<void>) => {
+    if (edgeRuntime) edgeRuntime.waitUntil(work);
+  };
+
+  const port = Number(env.FUNCTION_PORT);
+  const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
+  Deno.serve(options, async (request, info) => {
+    // Supabase's proxy sets x-forwarded-for; its first entry is the visitor.
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0].trim();
+    const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : undefined;
+    const response = await handler(request, { clientAddress: forwarded || remote });
+    const delivery = sender.deliverDue();
+    afterAnswer(delivery);
+    return response;
+  });
+}

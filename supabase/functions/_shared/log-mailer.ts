@@ -1,0 +1,16 @@
+/**
+ * A transport for a function without `SMTP_URL`: the mail is not sent, its confirmation link is
+ * logged, so a development project works before a mail provider is set up. Never for production.
+ */
+import { maskEmail } from "./email-address.ts";
+import type { Logger } from "./logger.ts";
+import type { Mailer } from "./mail-sender.ts";
+
+export function createLogMailer(log: Logger): Mailer {
+  return {
+    description: "log (SMTP_URL is not set: mail is not sent)",
+    async send(message, context) {
+      log.warn(`mail to ${maskEmail(message.to)} not sent (no SMTP_URL); confirm: ${context.links.confirm}`);
+    },
+  };
+}

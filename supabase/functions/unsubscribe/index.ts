@@ -1,0 +1,4 @@
+// Supabase Edge Function `unsubscribe`: the shared handler on Deno (see ../_shared/handler.ts).
+import { serveFunction } from "../_shared/deno/serve-function.ts";
+
+serveFunction("unsubscribe");
