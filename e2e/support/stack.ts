@@ -39,8 +39,8 @@ export async function startStack(env: Record<string, string> = {}, timeoutMs = 6
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "purpose-e2e-"));
-  // Its own process group, so stopping it reaches the node process behind npm as well.
-  const child = spawn("npm", ["run", "--silent", "serve"], {
+  // Its own process group, so stopping it reaches tsx and the node process behind npm as well.
+  const child = spawn("npm", ["run", "serve"], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -97,8 +97,8 @@ const groupAlive = (pid: number): boolean => {
 };
 
 /**
- * SIGTERM to the whole group (npm and the server behind it), SIGKILL to whatever is left after a
- * grace period; resolves once no process of the group remains, so its data directory can go.
+ * SIGTERM, then SIGKILL to whatever is left of the group after a grace period; resolves once no
+ * process of the group remains, so its data directory can go.
  */
 async function stopProcessGroup(child: ChildProcess, graceMs = 5_000): Promise<void> {
   const pid = child.pid;
