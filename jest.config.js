@@ -39,6 +39,9 @@ module.exports = {
       testEnvironment: "node",
       roots: ["<rootDir>/supabase", "<rootDir>/server", "<rootDir>/scripts"],
       transform: nodeTransform,
+      // A throwaway PostgreSQL server for the integration suites (or DATABASE_URL when set).
+      globalSetup: "<rootDir>/server/testing/jest-global-setup.ts",
+      globalTeardown: "<rootDir>/server/testing/jest-global-teardown.ts",
     },
     {
       // Browser and accessibility tests in Debian's Chromium against the built site on the local

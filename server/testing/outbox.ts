@@ -1,0 +1,49 @@
+/** Reads the local stack's outbox (`$DATA_DIR/outbox/*.eml`) as a mail program would. */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { simpleParser, type ParsedMail } from "mailparser";
+
+export async function readOutbox(outboxDir: string): Promise<ParsedMail[]> {
+  if (!existsSync(outboxDir)) return [];
+  const files = readdirSync(outboxDir)
+    .filter((name) => name.endsWith(".eml"))
+    .sort();
+  return Promise.all(files.map((name) => simpleParser(readFileSync(path.join(outboxDir, name)))));
+}
+
+export async function waitForOutbox(outboxDir: string, count: number, timeoutMs = 10_000): Promise<ParsedMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = await readOutbox(outboxDir);
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline) throw new Error(`Expected ${count} mails in ${outboxDir}, found ${mails.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export const recipients = (mail: ParsedMail): string[] =>
+  [mail.to]
+    .flat()
+    .flatMap((to) => to?.value ?? [])
+    .map((address) => address.address ?? "");
+
+/** The `?confirm=` or `?unsubscribe=` page link in a mail's text part. */
+export function linkIn(mail: ParsedMail, param: "confirm" | "unsubscribe"): URL {
+  const match = new RegExp(`https?://\\S+[?&]${param}=[A-Za-z0-9_-]+`).exec(mail.text ?? "");
+  if (!match) throw new Error(`No ?${param}= link in:\n${mail.text}`);
+  return new URL(match[0]);
+}
+
+/** A header's value as sent (unfolded), e.g. `rawHeader(mail, "List-Unsubscribe-Post")`. */
+export function rawHeader(mail: ParsedMail, name: string): string | undefined {
+  const line = mail.headerLines.find((header) => header.key === name.toLowerCase())?.line;
+  return line?.slice(line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim();
+}
+
+/** The http(s) one-click address from `List-Unsubscribe: <...>`. */
+export function oneClickUrl(mail: ParsedMail): URL {
+  const raw = rawHeader(mail, "List-Unsubscribe") ?? "";
+  const match = /<(https?:[^>]+)>/.exec(raw);
+  if (!match) throw new Error(`No http(s) List-Unsubscribe address in ${raw}`);
+  return new URL(match[1]);
+}

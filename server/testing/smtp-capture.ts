@@ -1,0 +1,65 @@
+/**
+ * A real SMTP server on loopback (smtp-server) that parses what it receives (mailparser), for
+ * mail tests. It can be stopped and started again on the same port to play an outage.
+ */
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { freePort } from "./postgres-server.ts";
+
+export interface SmtpCapture {
+  port: number;
+  /** `smtp://127.0.0.1:PORT` (or `smtps://...` for an implicit-TLS server). */
+  url: string;
+  mails: ParsedMail[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  waitForMails(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
+}
+
+export async function createSmtpCapture(options: { secure?: boolean } = {}): Promise<SmtpCapture> {
+  const port = await freePort();
+  const mails: ParsedMail[] = [];
+  let server: SMTPServer | null = null;
+  const capture: SmtpCapture = {
+    port,
+    url: options.secure ? `smtps://127.0.0.1:${port}/?tls.rejectUnauthorized=false` : `smtp://127.0.0.1:${port}`,
+    mails,
+    async start() {
+      server = new SMTPServer({
+        // smtp-server's built-in self-signed certificate serves the implicit-TLS case.
+        secure: options.secure ?? false,
+        authOptional: true,
+        disabledCommands: options.secure ? ["AUTH"] : ["STARTTLS", "AUTH"],
+        logger: false,
+        onData(stream, _session, callback) {
+          simpleParser(stream).then(
+            (mail) => {
+              mails.push(mail);
+              callback();
+            },
+            (error: Error) => callback(error),
+          );
+        },
+      });
+      await new Promise<void>((resolve, reject) => {
+        server?.once("error", reject);
+        server?.listen(port, "127.0.0.1", () => resolve());
+      });
+    },
+    async stop() {
+      const running = server;
+      server = null;
+      if (running) await new Promise<void>((resolve) => running.close(() => resolve()));
+    },
+    async waitForMails(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (mails.length < count) {
+        if (Date.now() > deadline) throw new Error(`Expected ${count} mails, got ${mails.length} after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return mails;
+    },
+  };
+  await capture.start();
+  return capture;
+}

@@ -1,0 +1,105 @@
+import {
+  decideConfirm,
+  decideSignup,
+  decideUnsubscribe,
+  retryDelaySeconds,
+  type SignupState,
+} from "../subscription-lifecycle.ts";
+
+const limits = { resendCooldownSeconds: 60, confirmationMailsPerDay: 3 };
+const now = new Date("2026-11-22T12:00:00Z");
+const secondsAgo = (seconds: number) => new Date(now.getTime() - seconds * 1000);
+
+const state = (overrides: Partial<SignupState>): SignupState => ({
+  status: "pending",
+  mailQueuedAt: secondsAgo(3600),
+  mailDay: "2026-11-22",
+  mailsOnDay: 1,
+  ...overrides,
+});
+
+describe("a signup", () => {
+  it("makes a new address pending and sends it a confirmation mail", () => {
+    expect(decideSignup(null, now, limits)).toEqual({ status: "pending", sendMail: true, reason: "new" });
+  });
+
+  it("sends a pending address another mail once the cooldown has passed", () => {
+    expect(decideSignup(state({ mailQueuedAt: secondsAgo(60) }), now, limits)).toEqual({
+      status: "pending",
+      sendMail: true,
+      reason: "resend",
+    });
+  });
+
+  it("sends nothing to a pending address within the cooldown", () => {
+    expect(decideSignup(state({ mailQueuedAt: secondsAgo(59) }), now, limits)).toMatchObject({
+      status: "pending",
+      sendMail: false,
+      reason: "cooldown",
+    });
+  });
+
+  it("sends at most the daily number of mails to one address, and again the next day", () => {
+    expect(decideSignup(state({ mailsOnDay: 3 }), now, limits)).toMatchObject({ sendMail: false, reason: "daily_cap" });
+    expect(decideSignup(state({ mailsOnDay: 3, mailDay: "2026-11-21" }), now, limits)).toMatchObject({
+      sendMail: true,
+      reason: "resend",
+    });
+  });
+
+  it("leaves a confirmed address confirmed and sends it nothing", () => {
+    expect(decideSignup(state({ status: "confirmed", mailQueuedAt: secondsAgo(86_400 * 30) }), now, limits)).toEqual({
+      status: "confirmed",
+      sendMail: false,
+      reason: "already_confirmed",
+    });
+  });
+
+  it("puts an unsubscribed address back to pending with a new confirmation mail", () => {
+    expect(decideSignup(state({ status: "unsubscribed" }), now, limits)).toEqual({
+      status: "pending",
+      sendMail: true,
+      reason: "resubscribe",
+    });
+  });
+
+  it("puts an unsubscribed address back to pending even when no mail may go out yet", () => {
+    expect(decideSignup(state({ status: "unsubscribed", mailQueuedAt: secondsAgo(5) }), now, limits)).toMatchObject({
+      status: "pending",
+      sendMail: false,
+      reason: "cooldown",
+    });
+  });
+});
+
+describe("a confirmation click", () => {
+  const later = new Date(now.getTime() + 1000);
+  it("confirms a pending address while its link is valid", () => {
+    expect(decideConfirm({ status: "pending", confirmExpiresAt: later }, now)).toBe("confirm");
+  });
+  it("refuses an expired link", () => {
+    expect(decideConfirm({ status: "pending", confirmExpiresAt: now }, now)).toBe("expired");
+  });
+  it("answers a second click on a confirmed address with success", () => {
+    expect(decideConfirm({ status: "confirmed", confirmExpiresAt: secondsAgo(10) }, now)).toBe("already_confirmed");
+  });
+  it("does not resubscribe an address that unsubscribed since", () => {
+    expect(decideConfirm({ status: "unsubscribed", confirmExpiresAt: later }, now)).toBe("expired");
+  });
+});
+
+describe("an unsubscribe", () => {
+  it("works from every status and twice", () => {
+    expect(decideUnsubscribe("pending")).toBe("unsubscribe");
+    expect(decideUnsubscribe("confirmed")).toBe("unsubscribe");
+    expect(decideUnsubscribe("unsubscribed")).toBe("already_unsubscribed");
+  });
+});
+
+describe("mail retries", () => {
+  it("wait twice as long after each failure, up to the cap", () => {
+    expect([1, 2, 3, 4, 10, 100].map((attempt) => retryDelaySeconds(attempt, 10, 1800))).toEqual([
+      10, 20, 40, 80, 1800, 1800,
+    ]);
+  });
+});
