@@ -45,6 +45,8 @@ export function ceilingHtml(): string {
     '<html lang="en">',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    // No favicon request: the ceiling folder holds nothing but this page.
+    '<link rel="icon" href="data:,">',
     `<title>${escape(brand.name)}</title>`,
     `<meta name="description" content="${escape(brand.description)}">`,
     "<body>",

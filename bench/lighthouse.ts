@@ -6,7 +6,8 @@
 import * as chromeLauncher from "chrome-launcher";
 import { chromiumFlags, chromiumPath } from "../e2e/support/browser";
 
-export const RUNS = 5;
+/** Runs per page; `BENCH_RUNS=1 npm run bench` for a quick check of the pipeline. */
+export const RUNS = Number(process.env.BENCH_RUNS) || 5;
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 
@@ -77,6 +78,21 @@ export function medians(runs: Run[]): Run {
   return Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])) as Run;
 }
 
+/**
+ * A run that Lighthouse itself reports as broken (for example NO_NAVSTART, a trace that missed the
+ * navigation, which Lighthouse asks to retry) is run again, up to `attempts` times.
+ */
+export async function lighthouseRunWithRetry(url: string, attempts = 3): Promise<Run> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await lighthouseRun(url);
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      console.warn(`  retrying: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
 /** Runs Lighthouse `runs` times on each page, alternating, and reports every run. */
 export async function compare(
   oursUrl: string,
@@ -87,10 +103,10 @@ export async function compare(
   const ours: Run[] = [];
   const ceiling: Run[] = [];
   for (let index = 0; index < runs; index += 1) {
-    const a = await lighthouseRun(oursUrl);
+    const a = await lighthouseRunWithRetry(oursUrl);
     onRun(`ours ${index + 1}/${runs}`, a);
     ours.push(a);
-    const b = await lighthouseRun(ceilingUrl);
+    const b = await lighthouseRunWithRetry(ceilingUrl);
     onRun(`ceiling ${index + 1}/${runs}`, b);
     ceiling.push(b);
   }
