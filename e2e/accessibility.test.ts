@@ -17,40 +17,42 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-describeInBrowser.each(Object.entries(VIEWPORTS))("accessibility at %s width", (_name, viewport) => {
-  const site = useSite({ RATE_LIMIT_PER_MINUTE: "1000" });
+describeInBrowser("accessibility", () => {
+  const site = useSite();
 
-  it("finds no violations on the landing page", async () => {
-    const { page } = await site.visit("/", viewport);
-    expect(await violations(page)).toEqual([]);
-  });
+  describe.each(Object.entries(VIEWPORTS))("at %s width", (_name, viewport) => {
+    it("finds no violations on the landing page", async () => {
+      const { page } = await site.visit("/", viewport);
+      expect(await violations(page)).toEqual([]);
+    });
 
-  it("finds no violations with the signup dialog open", async () => {
-    const { page } = await site.visit("/", viewport);
-    await openSignupDialog(page);
-    expect(await violations(page)).toEqual([]);
-  });
+    it("finds no violations with the signup dialog open", async () => {
+      const { page } = await site.visit("/", viewport);
+      await openSignupDialog(page);
+      expect(await violations(page)).toEqual([]);
+    });
 
-  it("finds no violations with a welcome notice showing", async () => {
-    const { page } = await site.visit("/", viewport);
-    await subscribeInline(page, uniqueAddress("a11y"));
-    expect(await violations(page)).toEqual([]);
-  });
+    it("finds no violations with a welcome notice showing", async () => {
+      const { page } = await site.visit("/", viewport);
+      await subscribeInline(page, uniqueAddress("a11y"));
+      expect(await violations(page)).toEqual([]);
+    });
 
-  it("finds no violations with a failure notice showing over the dialog", async () => {
-    const { page } = await site.visit("/", viewport);
-    await page.route("**/functions/v1/send-confirmation", (route) =>
-      route.fulfill({ status: 500, body: "{}" }),
-    );
-    const { dialog, field } = await openSignupDialog(page);
-    await field.fill(uniqueAddress("a11y-failure"));
-    await dialog.getByRole("button", { name: SPEC.joinNow }).click();
-    await visible(notice(page, "failure", SPEC.failureTitle));
-    expect(await violations(page)).toEqual([]);
-  });
+    it("finds no violations with a failure notice showing over the dialog", async () => {
+      const { page } = await site.visit("/", viewport);
+      await page.route("**/functions/v1/send-confirmation", (route) =>
+        route.fulfill({ status: 500, body: "{}" }),
+      );
+      const { dialog, field } = await openSignupDialog(page);
+      await field.fill(uniqueAddress("a11y-failure"));
+      await dialog.getByRole("button", { name: SPEC.joinNow }).click();
+      await visible(notice(page, "failure", SPEC.failureTitle));
+      expect(await violations(page)).toEqual([]);
+    });
 
-  it("finds no violations on the 404 page", async () => {
-    const { page } = await site.visit("/no-such-page", viewport);
-    expect(await violations(page)).toEqual([]);
+    it("finds no violations on the 404 page", async () => {
+      const { page } = await site.visit("/no-such-page", viewport);
+      expect(await violations(page)).toEqual([]);
+    });
   });
 });

@@ -17,29 +17,32 @@ async function picture(page: Page, name: string, fullPage: boolean): Promise<voi
   expect(statSync(file).size).toBeGreaterThan(10_000);
 }
 
-describeInBrowser.each(Object.entries(VIEWPORTS))("screenshots at %s width", (_name, viewport) => {
+describeInBrowser("screenshots", () => {
   const site = useSite();
-  const width = viewport.width;
 
   beforeAll(() => mkdirSync(DIR, { recursive: true }));
 
-  it(`pictures the landing page at ${width} px`, async () => {
-    const { page } = await site.visit("/", viewport);
-    // Lazy images below the fold load on the way down, as they would for a reader.
-    await scrollToBottom(page);
-    await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
-    await page.waitForLoadState("networkidle");
-    await picture(page, `landing-${width}`, true);
-  });
+  describe.each(Object.entries(VIEWPORTS))("at %s width", (_name, viewport) => {
+    const width = viewport.width;
 
-  it(`pictures the open dialog at ${width} px`, async () => {
-    const { page } = await site.visit("/", viewport);
-    await openSignupDialog(page);
-    await picture(page, `dialog-${width}`, false);
-  });
+    it(`pictures the landing page at ${width} px`, async () => {
+      const { page } = await site.visit("/", viewport);
+      // Lazy images below the fold load on the way down, as they would for a reader.
+      await scrollToBottom(page);
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+      await page.waitForLoadState("networkidle");
+      await picture(page, `landing-${width}`, true);
+    });
 
-  it(`pictures the 404 page at ${width} px`, async () => {
-    const { page } = await site.visit("/no-such-page", viewport);
-    await picture(page, `not-found-${width}`, true);
+    it(`pictures the open dialog at ${width} px`, async () => {
+      const { page } = await site.visit("/", viewport);
+      await openSignupDialog(page);
+      await picture(page, `dialog-${width}`, false);
+    });
+
+    it(`pictures the 404 page at ${width} px`, async () => {
+      const { page } = await site.visit("/no-such-page", viewport);
+      await picture(page, `not-found-${width}`, true);
+    });
   });
 });
