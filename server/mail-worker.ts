@@ -15,6 +15,8 @@ export function startMailWorker(sender: MailSender, store: SubscriberStore, log:
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   let cycle: Promise<void> | null = null;
+  /** A signup queued a mail and its delivery has not started yet. */
+  let kickPending = false;
 
   const schedule = (ms: number) => {
     if (stopped) return;
@@ -36,6 +38,7 @@ export function startMailWorker(sender: MailSender, store: SubscriberStore, log:
   }
 
   function kick(): void {
+    kickPending = false;
     if (stopped) return;
     // Concurrent kicks share one cycle; the sender itself reruns for jobs queued meanwhile.
     cycle ??= runCycle().finally(() => {
@@ -46,12 +49,20 @@ export function startMailWorker(sender: MailSender, store: SubscriberStore, log:
   schedule(0);
   return {
     /** A mail was queued: deliver it once the current answer has gone out. */
-    kick: () => setImmediate(kick),
-    /** Stops scheduling and waits for the mail being sent now. */
+    kick: () => {
+      kickPending = true;
+      setImmediate(kick);
+    },
+    /**
+     * Stops scheduling and finishes the mail in flight, including mail queued by a request that
+     * was answered just before the stop (one bounded run). Anything left stays queued for the
+     * next start.
+     */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);
       if (cycle) await cycle;
+      if (kickPending) await sender.deliverDue();
       await sender.idle();
     },
   };

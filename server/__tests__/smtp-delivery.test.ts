@@ -1,0 +1,120 @@
+/**
+ * Mail over SMTP to a real server on loopback (smtp-server, parsed with mailparser): the parts,
+ * the list headers, working links, and delivery that survives the server being down.
+ */
+import type { ParsedMail } from "mailparser";
+import { createSmtpCapture, type SmtpCapture } from "../testing/smtp-capture.ts";
+import { linkIn, oneClickUrl, rawHeader, recipients } from "../testing/outbox.ts";
+import { startTestStack, type TestStack } from "../testing/test-stack.ts";
+
+jest.setTimeout(60_000);
+
+describe("confirmation mail over SMTP", () => {
+  let smtp: SmtpCapture;
+  let stack: TestStack;
+  let mail: ParsedMail;
+
+  beforeAll(async () => {
+    smtp = await createSmtpCapture();
+    stack = await startTestStack("PGlite", { SMTP_URL: smtp.url, MAIL_FROM: "Effect of the Day <hello@thepurposeeffect.example>" });
+    const response = await stack.post("send-confirmation", { email: "Reader@Example.COM" });
+    expect(response.status).toBe(200);
+    [mail] = await smtp.waitForMails(1);
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await smtp?.stop();
+  });
+
+  it("goes to the address with its domain lower-cased, from MAIL_FROM", () => {
+    expect(recipients(mail)).toEqual(["Reader@example.com"]);
+    expect(mail.from?.text).toBe('"Effect of the Day" <hello@thepurposeeffect.example>');
+    expect(mail.subject).toBe("Confirm your subscription to Effect of the Day");
+  });
+
+  it("has an HTML and a plain-text part with the same confirmation link", () => {
+    const confirm = linkIn(mail, "confirm");
+    expect(confirm.origin + confirm.pathname).toBe(`${stack.origin}/`);
+    expect(mail.html).toContain(`href="${confirm.href}"`);
+    expect(mail.text).toMatch(/This link expires on \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT\./);
+    expect(mail.text).toContain("If it wasn't you who signed up, ignore this mail");
+  });
+
+  it("carries List-Id, List-Unsubscribe and the one-click header", () => {
+    expect(rawHeader(mail, "List-Id")).toBe("Effect of the Day <effect-of-the-day.localhost>");
+    expect(rawHeader(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    expect(oneClickUrl(mail).href).toMatch(new RegExp(`^${stack.origin}/functions/v1/unsubscribe\\?token=[A-Za-z0-9_-]{43}$`));
+  });
+
+  it("has links that confirm and then unsubscribe", async () => {
+    const confirm = await stack.post("confirm-subscription", { token: linkIn(mail, "confirm").searchParams.get("confirm") });
+    expect(confirm.status).toBe(200);
+    const target = oneClickUrl(mail);
+    const unsubscribe = await fetch(`${stack.url}${target.pathname}${target.search}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(unsubscribe.status).toBe(200);
+    expect(await stack.server.store.countByStatus()).toMatchObject({ unsubscribed: 1 });
+  });
+});
+
+describe("an SMTP outage", () => {
+  it("delays the mail, which is delivered once the server is back, exactly once", async () => {
+    const smtp = await createSmtpCapture();
+    await smtp.stop();
+    const stack = await startTestStack("PGlite", { SMTP_URL: smtp.url });
+    try {
+      const response = await stack.post("send-confirmation", { email: "patient@example.com" });
+      expect(response.status).toBe(200);
+      const deadline = Date.now() + 10_000;
+      while (!stack.logs.some((line) => line.includes("failed (attempt 2)")) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(stack.logs.join("\n")).toMatch(/mail to p•••@example\.com failed \(attempt 1\), retrying in 0\.2s/);
+
+      await smtp.start();
+      const [mail] = await smtp.waitForMails(1);
+      expect(recipients(mail)).toEqual(["patient@example.com"]);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(smtp.mails).toHaveLength(1);
+    } finally {
+      await stack.close();
+      await smtp.stop();
+    }
+  });
+
+  it("keeps the queued mail across a restart of the stack", async () => {
+    const smtp = await createSmtpCapture();
+    await smtp.stop();
+    const stack = await startTestStack("PGlite", { SMTP_URL: smtp.url });
+    try {
+      await stack.post("send-confirmation", { email: "restart@example.com" });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await stack.restart();
+      await smtp.start();
+      const [mail] = await smtp.waitForMails(1);
+      expect(recipients(mail)).toEqual(["restart@example.com"]);
+    } finally {
+      await stack.close();
+      await smtp.stop();
+    }
+  });
+});
+
+describe("SMTP with implicit TLS (port 465 style, as on Supabase)", () => {
+  it("delivers over smtps://", async () => {
+    const smtp = await createSmtpCapture({ secure: true });
+    const stack = await startTestStack("PGlite", { SMTP_URL: smtp.url });
+    try {
+      await stack.post("send-confirmation", { email: "secure@example.com" });
+      const [mail] = await smtp.waitForMails(1);
+      expect(recipients(mail)).toEqual(["secure@example.com"]);
+      expect(stack.logs.join("\n")).toContain("(TLS)");
+    } finally {
+      await stack.close();
+      await smtp.stop();
+    }
+  });
+});
