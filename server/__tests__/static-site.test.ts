@@ -56,14 +56,16 @@ describe("the static site", () => {
   let dir: string;
   let server: RunningServer;
   let url: string;
+  let dataDir: string;
 
   beforeAll(async () => {
+    dataDir = await preparedDataDir();
     dir = mkdtempSync(path.join(tmpdir(), "newsletter-site-"));
     writeSite(path.join(dir, "public"));
     server = await startServer({
       env: {
         PORT: "0",
-        DATA_DIR: await preparedDataDir(),
+        DATA_DIR: dataDir,
         PUBLIC_DIR: path.join(dir, "public"),
         GATSBY_SUPABASE_URL: "https://project.supabase.co",
       },
@@ -74,6 +76,7 @@ describe("the static site", () => {
   afterAll(async () => {
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("serves the home page with revalidation and the security headers", async () => {

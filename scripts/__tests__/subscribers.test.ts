@@ -1,0 +1,104 @@
+/**
+ * `npm run subscribers`: counts and CSV from the same storage the local stack uses.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { linkIn, waitForOutbox } from "../../server/testing/outbox.ts";
+import { startTestStack, type TestStack } from "../../server/testing/test-stack.ts";
+import { csvField, parseArgs, run } from "../subscribers.ts";
+
+jest.setTimeout(60_000);
+
+const ROOT = path.resolve(__dirname, "../..");
+const execFileAsync = promisify(execFile);
+
+describe("the subscribers command", () => {
+  let stack: TestStack;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    stack = await startTestStack("PGlite");
+    for (const email of ["first@example.com", "second@example.com", "third@example.com"]) {
+      expect((await stack.post("send-confirmation", { email })).status).toBe(200);
+    }
+    const mails = await waitForOutbox(stack.outbox, 3);
+    const token = (to: string, param: "confirm" | "unsubscribe") => {
+      const mail = mails.find((candidate) => candidate.text?.length && JSON.stringify(candidate.to).includes(to));
+      if (!mail) throw new Error(`no mail to ${to}`);
+      return linkIn(mail, param).searchParams.get(param);
+    };
+    await stack.post("confirm-subscription", { token: token("first@", "confirm") });
+    await stack.post("confirm-subscription", { token: token("second@", "confirm") });
+    await stack.post("unsubscribe", { token: token("second@", "unsubscribe") });
+    env = { DATA_DIR: stack.dataDir };
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it("refuses to open PGlite while the local stack holds it", async () => {
+    const cli = execFileAsync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/subscribers.ts", "stats"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    await expect(cli).rejects.toMatchObject({ stderr: expect.stringMatching(/in use by process \d+ \(a running local stack\?\)/) });
+  });
+
+  describe("with the stack stopped", () => {
+    beforeAll(async () => {
+      await stack.server.close();
+    });
+
+    it("prints counts by status", async () => {
+      const output = await run(["stats"], env);
+      expect(output).toMatch(/pending\s+1\n/);
+      expect(output).toMatch(/confirmed\s+1\n/);
+      expect(output).toMatch(/unsubscribed\s+1\n/);
+      expect(output).toMatch(/total\s+3\n/);
+    });
+
+    it("exports everyone as CSV, or only one status", async () => {
+      const all = (await run(["export"], env)).trim().split("\r\n");
+      expect(all[0]).toBe("email,status,signed_up_at,confirmed_at,unsubscribed_at,consent_source,consent_at");
+      expect(all).toHaveLength(4);
+      const confirmed = (await run(["export", "--status", "confirmed"], env)).trim().split("\r\n");
+      expect(confirmed).toHaveLength(2);
+      expect(confirmed[1]).toMatch(/^first@example\.com,confirmed,\d{4}-\d\d-\d\dT[^,]+,\d{4}-[^,]+,,[^,]*,\d{4}-/);
+    });
+
+    it("writes the CSV to a file with --output", async () => {
+      const file = path.join(stack.dataDir, "list.csv");
+      expect(await run(["export", "--status=pending", "--output", file], env)).toBe(`1 rows written to ${file}\n`);
+      expect(readFileSync(file, "utf8")).toContain("third@example.com,pending,");
+      rmSync(file);
+    });
+
+    it("runs as `npm run subscribers -- stats`", async () => {
+      const { stdout } = await execFileAsync("npm", ["run", "--silent", "subscribers", "--", "stats"], {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+      });
+      expect(stdout).toMatch(/total\s+3/);
+    });
+  });
+});
+
+describe("command-line mistakes", () => {
+  it("explains an unknown command or option", () => {
+    expect(() => parseArgs([])).toThrow("No command given.");
+    expect(() => parseArgs(["delete"])).toThrow('Unknown command "delete".');
+    expect(() => parseArgs(["export", "--status", "gone"])).toThrow(/--status must be one of pending, confirmed, unsubscribed/);
+    expect(() => parseArgs(["stats", "--status", "pending"])).toThrow('Unknown option "--status" for stats.');
+  });
+});
+
+describe("CSV fields", () => {
+  it("quotes what needs quoting and keeps spreadsheet formulas inert", () => {
+    expect(csvField("plain@example.com")).toBe("plain@example.com");
+    expect(csvField('a "quoted", value')).toBe('"a ""quoted"", value"');
+    expect(csvField("=cmd@example.com")).toBe("'=cmd@example.com");
+    expect(csvField("+1@example.com")).toBe("'+1@example.com");
+  });
+});
