@@ -1,3 +1,5 @@
+import { VIEWPORTS } from "./support/browser";
+import { readOnce } from "./support/first-visit";
 import { content, SPEC, videoChannelUrl } from "./support/texts";
 import { expectInOrder, gone, isFocused, textOf, visible } from "./support/expect";
 import { describeInBrowser, useSite } from "./support/site";
@@ -60,6 +62,26 @@ describeInBrowser("the landing page in Chromium", () => {
       SPEC.tagline,
       landing.footer.note,
     ]);
+  });
+
+  it("loads and scrolls to the end without a console error or a failed request", async () => {
+    const context = await site.browser.newContext({ viewport: VIEWPORTS.mobile });
+    try {
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(`console: ${message.text()}`);
+      });
+      page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+      page.on("response", (response) => {
+        if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+      });
+      page.on("requestfailed", (request) => problems.push(`failed: ${request.url()}`));
+      await readOnce(page, `${site.url}/`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   describe.each([SPEC.joinTheMovement, SPEC.signUp, SPEC.listenNow])("the %s button", (label) => {

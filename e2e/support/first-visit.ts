@@ -33,6 +33,14 @@ export async function scrollToBottom(page: Page): Promise<void> {
   throw new Error("The page did not reach its bottom after 100 screens");
 }
 
+/** A first visit read to the end: load, let the page run, scroll to the bottom, let the network settle. */
+export async function readOnce(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await untilHydrated(page);
+  await scrollToBottom(page);
+  await page.waitForLoadState("networkidle");
+}
+
 /**
  * Everything a first visit downloads as script: loads `url`, waits for the page to run, scrolls
  * once to the bottom and waits for the network to settle. Each response body is gzipped here,
@@ -51,10 +59,7 @@ export async function firstVisitScripts(page: Page, url: string): Promise<Script
       })),
     );
   });
-  await page.goto(url, { waitUntil: "networkidle" });
-  await untilHydrated(page);
-  await scrollToBottom(page);
-  await page.waitForLoadState("networkidle");
+  await readOnce(page, url);
   return Promise.all(pending);
 }
 

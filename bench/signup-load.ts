@@ -1,0 +1,289 @@
+/**
+ * `npm run bench:signup`: the signup endpoint of the local stack under load, on PGlite and on
+ * PostgreSQL (mail to the outbox, as in local use), beside a bare Node `http` server answering 200
+ * on the same machine. Prints a table and writes bench/signup-results.json.
+ *
+ * Each server runs in its own process so autocannon does not share its event loop. Every request
+ * signs up a new address: the full path (rate-limit count, row, mail job, then the mail file).
+ * BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 10) change the run.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startServer } from "../server/start-server.ts";
+import { createTestDatabase, type TestDatabase } from "../server/testing/databases.ts";
+import { type PostgresServer, postgresAvailable, startPostgres } from "../server/testing/postgres-server.ts";
+import { textTable } from "./table.ts";
+
+const ROOT = path.resolve(__dirname, "..");
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const WARMUP_SECONDS = 2;
+
+/** The parts of autocannon's API used here (it ships no TypeScript types). */
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type LoadRequest = AutocannonRequest & { setupRequest?: (request: AutocannonRequest) => AutocannonRequest };
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests?: LoadRequest[];
+}) => Promise<AutocannonResult>;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require("autocannon") as Autocannon;
+
+interface Scenario {
+  name: string;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  acceptedSignups?: number;
+  mailsWritten?: number;
+  mailRecipients?: number;
+  mailCatchUpSeconds?: number;
+  ratioToBare?: number;
+}
+
+/** The child side: one local stack (`--serve-stack`) or the bare server (`--serve-bare`). */
+async function serveChild(mode: string): Promise<void> {
+  if (mode === "--serve-bare") {
+    const { createServer } = await import("node:http");
+    const server = createServer((request, response) => {
+      // Read the body like the stack does, then answer what a signup answers.
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end('{"status":"pending"}');
+      });
+    });
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      console.log(`Listening on http://localhost:${typeof address === "object" && address ? address.port : 0}`);
+    });
+    process.on("SIGTERM", () => server.close(() => process.exit(0)));
+    return;
+  }
+  const quiet = { info: () => undefined, warn: (m: string) => console.error(m), error: (m: string) => console.error(m) };
+  const server = await startServer({ log: quiet });
+  console.log(`Listening on ${server.url}`);
+  process.on("SIGTERM", () => {
+    void server.close().then(() => process.exit(0));
+  });
+}
+
+function startChild(mode: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), [__filename, mode], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${mode} did not start:\n${output}`)), 60_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[1].replace("localhost", "127.0.0.1"), child });
+      }
+    });
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${mode} exited (${code}):\n${output}`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+let sequence = 0;
+const signupRequests = (): LoadRequest[] => [
+  {
+    method: "POST",
+    path: "/functions/v1/send-confirmation",
+    headers: { "content-type": "application/json" },
+    setupRequest: (request: AutocannonRequest) => ({
+      ...request,
+      body: JSON.stringify({ email: `load-${process.pid}-${++sequence}@example.com` }),
+    }),
+  },
+];
+
+const mailFiles = (outbox: string) =>
+  existsSync(outbox) ? readdirSync(outbox).filter((file) => file.endsWith(".eml")) : [];
+
+/** How many distinct addresses the outbox's mails go to (each load address signs up once). */
+function recipients(outbox: string): number {
+  const addresses = new Set<string>();
+  for (const file of mailFiles(outbox)) {
+    const to = /^To: (.+)$/m.exec(readFileSync(path.join(outbox, file), "utf8"));
+    if (to) addresses.add(to[1].trim());
+  }
+  return addresses.size;
+}
+
+/**
+ * Waits until `outbox` holds at least `expected` mails (or 60 s pass). autocannon does not count
+ * the requests still in flight when a run ends, which the server accepts and mails too.
+ */
+async function untilMailed(outbox: string, expected: number): Promise<{ mails: number; seconds: number }> {
+  const started = Date.now();
+  while (mailFiles(outbox).length < expected && Date.now() - started < 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const seconds = Number(((Date.now() - started) / 1000).toFixed(1));
+  // Let the mail of those last in-flight requests land before counting.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return { mails: mailFiles(outbox).length, seconds };
+}
+
+async function measure(name: string, url: string, outbox?: string): Promise<Scenario> {
+  const warmup = await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: signupRequests() });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: signupRequests() });
+  const scenario: Scenario = {
+    name,
+    rps: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+  if (outbox) {
+    // Mail goes out after the answers: every accepted signup (warm-up included) must end up as
+    // one mail in the outbox, and the sender gets a minute to catch up.
+    const accepted = warmup.requests.total - warmup.non2xx + result.requests.total - result.non2xx;
+    const { mails, seconds } = await untilMailed(outbox, accepted);
+    scenario.acceptedSignups = accepted;
+    scenario.mailsWritten = mails;
+    scenario.mailRecipients = recipients(outbox);
+    scenario.mailCatchUpSeconds = seconds;
+  }
+  return scenario;
+}
+
+async function stackScenario(name: string, extraEnv: Record<string, string>): Promise<Scenario> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "newsletter-bench-"));
+  const env = {
+    PORT: "0",
+    DATA_DIR: dataDir,
+    PUBLIC_DIR: path.join(dataDir, "no-site"),
+    // One client sends everything here; the per-address limit would measure 429s.
+    RATE_LIMIT_PER_MINUTE: "100000000",
+    ...extraEnv,
+  };
+  const { url, child } = await startChild("--serve-stack", env);
+  try {
+    return await measure(name, url, path.join(dataDir, "outbox"));
+  } finally {
+    await stopChild(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  console.error(`Signup load: ${CONNECTIONS} connections, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up...`);
+  const scenarios: Scenario[] = [];
+
+  const bare = await startChild("--serve-bare", {});
+  try {
+    scenarios.push(await measure("bare Node http (200)", bare.url));
+  } finally {
+    await stopChild(bare.child);
+  }
+
+  scenarios.push(await stackScenario("local stack, PGlite", {}));
+
+  let postgres: PostgresServer | undefined;
+  let database: TestDatabase | undefined;
+  try {
+    const serverUrl = process.env.DATABASE_URL ?? (postgresAvailable() ? (postgres = await startPostgres()).url : undefined);
+    if (serverUrl) {
+      database = await createTestDatabase(serverUrl);
+      scenarios.push(await stackScenario("local stack, PostgreSQL", { DATABASE_URL: database.url }));
+    } else {
+      console.error("PostgreSQL skipped: no binaries at /usr/lib/postgresql/15/bin and no DATABASE_URL.");
+    }
+  } finally {
+    await database?.drop();
+    postgres?.stop();
+  }
+
+  const baseline = scenarios[0].rps;
+  for (const scenario of scenarios) scenario.ratioToBare = Number((scenario.rps / baseline).toFixed(3));
+
+  const table = textTable(
+    ["server", "req/s", "p50", "p99", "requests", "non-2xx", "errors", "mails / signups", "vs bare"],
+    scenarios.map((s) => [
+      s.name,
+      String(s.rps),
+      `${s.p50Ms} ms`,
+      `${s.p99Ms} ms`,
+      String(s.requests),
+      String(s.non2xx),
+      String(s.errors),
+      s.mailsWritten === undefined ? "-" : `${s.mailsWritten} / ${s.acceptedSignups} (+${s.mailCatchUpSeconds} s)`,
+      `${((s.ratioToBare ?? 0) * 100).toFixed(1)}%`,
+    ]),
+  );
+  console.log(table);
+  console.log(
+    "mails / signups: confirmation mails in the outbox / signups answered 200 (warm-up included; requests in flight when a run stops are answered and mailed but not counted), and the seconds the sender needed after the run.",
+  );
+  for (const s of scenarios) {
+    if (s.mailsWritten === undefined || s.acceptedSignups === undefined) continue;
+    // Every signup is a new address: one mail each, none missing, none twice.
+    if (s.mailsWritten < s.acceptedSignups || s.mailRecipients !== s.mailsWritten) {
+      console.error(
+        `${s.name}: ${s.acceptedSignups} signups accepted, ${s.mailsWritten} mails to ${s.mailRecipients} addresses`,
+      );
+      process.exitCode = 1;
+    }
+  }
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", node: process.version },
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    scenarios,
+  };
+  writeFileSync(path.join(ROOT, "bench/signup-results.json"), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+const mode = process.argv[2];
+if (mode?.startsWith("--serve-")) {
+  void serveChild(mode);
+} else {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  });
+}
