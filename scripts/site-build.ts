@@ -1,6 +1,7 @@
 /**
  * Whether the site needs a build: `public/index.html` missing, or older than a source file in
- * src/, content/, static/ or a gatsby-*.ts file. Tests (`__tests__`) do not change the build.
+ * src/, content/, static/, a gatsby-*.ts file, the Tailwind and PostCSS configuration or the
+ * installed dependencies' lock. Tests (`__tests__`) do not change the build.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -29,7 +30,9 @@ export function buildReason(root: string, publicDir = path.join(root, "public"))
   if (!existsSync(built)) return `${path.relative(root, built)} is missing`;
   const sources = [
     ...["src", "content", "static"].map((dir) => path.join(root, dir)),
-    ...readdirSync(root).filter((name) => /^gatsby-.*\.tsx?$/.test(name)).map((name) => path.join(root, name)),
+    ...readdirSync(root)
+      .filter((name) => /^(gatsby-.*\.tsx?|tailwind\.config\.js|postcss\.config\.js|package-lock\.json)$/.test(name))
+      .map((name) => path.join(root, name)),
   ];
   const builtAt = statSync(built).mtimeMs;
   const changed = sources.map((source) => newest(source)).find((found) => found && found.mtimeMs > builtAt);

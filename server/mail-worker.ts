@@ -55,12 +55,12 @@ export function startMailWorker(sender: MailSender, store: SubscriberStore, log:
     },
     /**
      * Stops scheduling and finishes the mail in flight, including mail queued by a request that
-     * was answered just before the stop (one bounded run). Anything left stays queued for the
-     * next start.
+     * was answered just before the stop (one batch). Anything left stays queued for the next start.
      */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);
+      sender.finishSoon();
       if (cycle) await cycle;
       if (kickPending) await sender.deliverDue();
       await sender.idle();

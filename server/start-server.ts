@@ -97,7 +97,8 @@ function supabaseOrigin(env: Env): string[] {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const log = options.log ?? stdoutLogger;
-  const requestedPort = Number(env.PORT ?? 8000);
+  // An empty PORT (`PORT= npm start`) means unset, not port 0.
+  const requestedPort = Number(env.PORT?.trim() || 8000);
   if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
     throw new Error(`PORT must be a port number (got "${env.PORT}")`);
   }

@@ -3,6 +3,9 @@
  * the list headers, working links, and delivery that survives the server being down.
  */
 import type { ParsedMail } from "mailparser";
+import { createServer, type Server, type Socket } from "node:net";
+import { createSmtpMailer } from "../../supabase/functions/_shared/drivers/smtp-mailer.ts";
+import { freePort } from "../testing/postgres-server.ts";
 import { createSmtpCapture, type SmtpCapture } from "../testing/smtp-capture.ts";
 import { linkIn, oneClickUrl, rawHeader, recipients } from "../testing/outbox.ts";
 import { startTestStack, type TestStack } from "../testing/test-stack.ts";
@@ -85,6 +88,26 @@ describe("an SMTP outage", () => {
     }
   });
 
+  it("sends only the newest mail when the visitor asked again during the outage, and its link works", async () => {
+    const smtp = await createSmtpCapture();
+    await smtp.stop();
+    const stack = await startTestStack("PGlite", { SMTP_URL: smtp.url });
+    try {
+      await stack.post("send-confirmation", { email: "twice@example.com" });
+      stack.advance(61);
+      await stack.post("send-confirmation", { email: "twice@example.com" });
+      await smtp.start();
+      const [mail] = await smtp.waitForMails(1);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(smtp.mails).toHaveLength(1);
+      const token = linkIn(mail, "confirm").searchParams.get("confirm");
+      expect((await stack.post("confirm-subscription", { token })).status).toBe(200);
+    } finally {
+      await stack.close();
+      await smtp.stop();
+    }
+  });
+
   it("keeps the queued mail across a restart of the stack", async () => {
     const smtp = await createSmtpCapture();
     await smtp.stop();
@@ -116,5 +139,37 @@ describe("SMTP with implicit TLS (port 465 style, as on Supabase)", () => {
       await stack.close();
       await smtp.stop();
     }
+  });
+});
+
+describe("an SMTP server that accepts the connection and then says nothing", () => {
+  let silent: Server;
+  let port: number;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    port = await freePort();
+    silent = createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(port, "127.0.0.1", resolve));
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  const message = { from: "a@example.com", to: "b@example.com", subject: "s", text: "t", html: "<p>t</p>", headers: {} };
+  const context = { jobId: "job", links: { confirm: "http://localhost/?confirm=x" } };
+
+  it("gives up after the mailer's own timeouts, so the job is retried instead of blocking the queue", async () => {
+    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, { connectionTimeout: 300, greetingTimeout: 300, socketTimeout: 300 });
+    const started = Date.now();
+    await expect(mailer.send(message, context)).rejects.toThrow(/greeting|timeout/i);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("lets a timeout in SMTP_URL's query win over the defaults", async () => {
+    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}/?greetingTimeout=300`);
+    await expect(mailer.send(message, context)).rejects.toThrow(/greeting|timeout/i);
   });
 });

@@ -57,6 +57,8 @@ export interface TestStack {
   logs: string[];
   /** Moves the functions' clock forward. */
   advance(seconds: number): void;
+  /** The functions' clock. */
+  now(): Date;
   post(name: string, body: unknown, init?: { headers?: Record<string, string>; query?: string }): Promise<Response>;
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -104,6 +106,7 @@ export async function startTestStack(
     server: await start(),
     logs,
     database,
+    now,
     advance(seconds) {
       offsetMs += seconds * 1000;
     },

@@ -115,6 +115,35 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
   };
 }
 
+/** What a function on Supabase (or any Deno host) needs besides `Config`. */
+export interface FunctionEnvironment {
+  config: Config;
+  /** `SMTP_URL`, or null where mail may only be logged (a local `supabase functions serve`). */
+  smtpUrl: string | null;
+}
+
+/**
+ * The Deno entries' configuration. Hosted Supabase sets `SUPABASE_URL` to the project's https
+ * address: there a forgotten secret stops the function with a message naming it, because the
+ * alternatives are mail linking to localhost, CORS refusing the real site, or mail only logged
+ * (lost). The one-click unsubscribe address defaults to the project's own functions, since
+ * `SITE_URL` is the static host, which has none.
+ */
+export function parseFunctionEnvironment(env: Env): FunctionEnvironment {
+  const supabaseUrl = env.SUPABASE_URL?.trim().replace(/\/+$/, "");
+  const hosted = supabaseUrl?.startsWith("https://") ?? false;
+  if (hosted) {
+    const missing = ["SITE_URL", "SMTP_URL"].filter((name) => !env[name]?.trim());
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `${missing.join(" and ")} must be set on Supabase (supabase secrets set ${missing.map((name) => `${name}=...`).join(" ")}); see the README's Deploying section`,
+      );
+    }
+  }
+  const functionsUrl = env.FUNCTIONS_URL?.trim() || (hosted ? `${supabaseUrl}/functions/v1` : undefined);
+  return { config: parseConfig({ ...env, FUNCTIONS_URL: functionsUrl }), smtpUrl: env.SMTP_URL?.trim() || null };
+}
+
 /**
  * Warnings an operator should see at start: mail providers only honour an https one-click
  * unsubscribe address (RFC 8058), so an http one is fine on this machine and wrong anywhere else.

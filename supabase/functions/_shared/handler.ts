@@ -203,7 +203,15 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
     } catch (error) {
       return storageFailure(error, cors, info);
     }
-    const body = await readBodyLimited(request, config.maxBodyBytes);
+    let body: Awaited<ReturnType<typeof readBodyLimited>>;
+    try {
+      body = await readBodyLimited(request, config.maxBodyBytes);
+    } catch (error) {
+      // The client went away or sent a broken body: nothing was read, nothing is stored.
+      info?.note?.("unreadable_body");
+      log.warn(`${name}: the request body could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResponse(400, "unreadable_body", "The request body could not be read.", cors);
+    }
     if (body === "too_large") {
       return errorResponse(413, "payload_too_large", `The request body is larger than ${config.maxBodyBytes} bytes.`, cors);
     }

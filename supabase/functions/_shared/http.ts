@@ -32,6 +32,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "invalid_json"
+  | "unreadable_body"
   | "invalid_body"
   | "invalid_email"
   | "invalid_token"

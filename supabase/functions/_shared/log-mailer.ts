@@ -1,6 +1,7 @@
 /**
  * A transport for a function without `SMTP_URL`: the mail is not sent, its confirmation link is
- * logged, so a development project works before a mail provider is set up. Never for production.
+ * logged, so a development project works before a mail provider is set up. Never for production:
+ * on hosted Supabase a missing `SMTP_URL` stops the function instead (`parseFunctionEnvironment`).
  */
 import { maskEmail } from "./email-address.ts";
 import type { Logger } from "./logger.ts";

@@ -34,12 +34,16 @@ const MAX_BATCHES_PER_RUN = 50;
 const LOCK_SECONDS = 120;
 const PURGE_EVERY_MS = 3_600_000;
 
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 export function createMailSender(deps: MailSenderDeps) {
   const { store, mailer, config, log } = deps;
   const now = deps.now ?? (() => new Date());
   let running: Promise<void> | null = null;
   let rerun = false;
   let lastPurge = 0;
+  /** Shutting down: finish the batch in hand, start no other. */
+  let stopping = false;
 
   async function deliver(job: Awaited<ReturnType<SubscriberStore["claimDueJobs"]>>[number]): Promise<void> {
     const payload = job.payload;
@@ -64,17 +68,30 @@ export function createMailSender(deps: MailSenderDeps) {
       await mailer.send(message, { jobId: job.id, links: { confirm: confirmUrl(config, payload.confirmToken) } });
     } catch (error) {
       const delay = retryDelaySeconds(job.attempts, config.mailRetryBaseSeconds, config.mailRetryMaxSeconds);
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       await store.markFailed(job.id, reason, new Date(now().getTime() + delay * 1000));
       log.warn(`mail to ${maskEmail(job.recipient)} failed (attempt ${job.attempts}), retrying in ${delay}s: ${reason}`);
       return;
     }
-    await store.markSent(job.id, now());
+    // The mail is out: recording that must not fail the run, or the job would unlock and go out
+    // twice. A few tries; if the database stays away, the log says what happened.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await store.markSent(job.id, now());
+        break;
+      } catch (error) {
+        if (attempt === 3) {
+          log.error(`mail job ${job.id} was sent but could not be marked sent; it may go out again: ${errorMessage(error)}`);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
+    }
     log.info(`mail sent to ${maskEmail(job.recipient)} via ${mailer.description}`);
   }
 
   async function run(): Promise<void> {
-    for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+    for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !(stopping && batch > 0); batch++) {
       const at = now();
       const jobs = await store.claimDueJobs(at, new Date(at.getTime() + LOCK_SECONDS * 1000), BATCH);
       if (jobs.length === 0) break;
@@ -104,15 +121,22 @@ export function createMailSender(deps: MailSenderDeps) {
           do {
             rerun = false;
             await run();
-          } while (rerun);
+          } while (rerun && !stopping);
         } catch (error) {
           // The jobs stay queued in the database; the next run (timer or request) picks them up.
-          log.error(`mail sender: ${error instanceof Error ? error.message : String(error)}`);
+          log.error(`mail sender: ${errorMessage(error)}`);
         } finally {
           running = null;
         }
       })();
       return running;
+    },
+    /**
+     * For shutdown: the run in progress ends after its current batch, and later calls deliver one
+     * batch at most, so a stop waits for a few mails, never for a whole backlog; the rest stays queued.
+     */
+    finishSoon(): void {
+      stopping = true;
     },
     /** Resolves when no run is in progress (for shutdown). */
     async idle(): Promise<void> {

@@ -192,6 +192,14 @@ export function createSubscriberStore(db: SqlExecutor) {
               consentSource,
             ],
           );
+          // Older mails still queued (an SMTP outage) carry links that no longer work: only the
+          // newest goes out.
+          await tx.query(
+            `update mail_jobs set status = 'abandoned', payload = null, locked_until = null,
+               last_error = 'Superseded by a newer confirmation mail'
+             where subscriber_id = $1 and status = 'queued'`,
+            [row.id],
+          );
           const mailJobId = await insertMailJob(tx, row.id, row.email, tokens, now);
           return { decision, mailJobId };
         }

@@ -1,4 +1,4 @@
-import { ConfigError, configWarnings, parseConfig } from "../config.ts";
+import { ConfigError, configWarnings, parseConfig, parseFunctionEnvironment } from "../config.ts";
 
 describe("configuration", () => {
   it("works with nothing set, for the local stack on its port", () => {
@@ -43,5 +43,38 @@ describe("configuration", () => {
     expect(configWarnings(parseConfig({ SITE_URL: "http://thepurposeeffect.example" }))).toEqual([
       expect.stringContaining("not https"),
     ]);
+  });
+});
+
+describe("the functions' environment on Supabase", () => {
+  const hosted = {
+    SUPABASE_URL: "https://abcdefgh.supabase.co",
+    SITE_URL: "https://thepurposeeffect.example",
+    SMTP_URL: "smtps://user:secret@smtp.example.com:465",
+  };
+
+  it("points the one-click unsubscribe at the project's functions, not the static site", () => {
+    const { config, smtpUrl } = parseFunctionEnvironment(hosted);
+    expect(config.functionsUrl).toBe("https://abcdefgh.supabase.co/functions/v1");
+    expect(config.siteUrl).toBe("https://thepurposeeffect.example");
+    expect(smtpUrl).toBe(hosted.SMTP_URL);
+    expect(configWarnings(config)).toEqual([]);
+  });
+
+  it("keeps an explicit FUNCTIONS_URL", () => {
+    const { config } = parseFunctionEnvironment({ ...hosted, FUNCTIONS_URL: "https://api.thepurposeeffect.example/functions/v1" });
+    expect(config.functionsUrl).toBe("https://api.thepurposeeffect.example/functions/v1");
+  });
+
+  it.each(["SITE_URL", "SMTP_URL"])("refuses to start without %s, naming the secret to set", (name) => {
+    const env: Record<string, string | undefined> = { ...hosted, [name]: undefined };
+    expect(() => parseFunctionEnvironment(env)).toThrow(ConfigError);
+    expect(() => parseFunctionEnvironment(env)).toThrow(`${name} must be set on Supabase (supabase secrets set ${name}=...)`);
+  });
+
+  it("runs without SMTP_URL off Supabase (supabase functions serve, a local Deno), logging the mail", () => {
+    const { config, smtpUrl } = parseFunctionEnvironment({ SUPABASE_URL: "http://kong:8000" });
+    expect(smtpUrl).toBeNull();
+    expect(config.functionsUrl).toBe("http://localhost:8000/functions/v1");
   });
 });

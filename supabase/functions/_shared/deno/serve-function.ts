@@ -1,10 +1,11 @@
 /**
  * The Deno side of a function: configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`
- * (set by Supabase inside every function) or `DATABASE_URL`, SMTP from `SMTP_URL`, and mail
- * delivered after the answer with `EdgeRuntime.waitUntil`. Kept out of the portable core, and out
- * of `tsc` (it is checked by `deno check`), because it uses Deno's globals.
+ * (set by Supabase inside every function) or `DATABASE_URL`, SMTP from `SMTP_URL` (required on
+ * hosted Supabase: see `parseFunctionEnvironment`), and mail delivered after the answer with
+ * `EdgeRuntime.waitUntil`. Kept out of the portable core, and out of `tsc` (it is checked by
+ * `deno check`), because it uses Deno's globals.
  */
-import { configWarnings, parseConfig } from "../config.ts";
+import { configWarnings, parseFunctionEnvironment } from "../config.ts";
 import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
 import { createSmtpMailer } from "../drivers/smtp-mailer.ts";
 import { createFunctionHandler, type FunctionName } from "../handler.ts";
@@ -21,17 +22,18 @@ interface EdgeRuntimeGlobal {
 const edgeRuntime = (globalThis as { EdgeRuntime?: EdgeRuntimeGlobal }).EdgeRuntime;
 
 export function serveFunction(name: FunctionName): void {
-  const env = Deno.env.toObject();
   const log = consoleLogger;
-  if (!env.SITE_URL) log.warn("SITE_URL is not set: links in mail point to http://localhost:8000");
-  const config = parseConfig(env);
+  const env = Deno.env.toObject();
+  const { config, smtpUrl } = parseFunctionEnvironment(env);
+  if (!env.SITE_URL) log.warn(`SITE_URL is not set: links in mail point to ${config.siteUrl}`);
   for (const warning of configWarnings(config)) log.warn(warning);
 
   const databaseUrl = env.SUPABASE_DB_URL || env.DATABASE_URL;
   if (!databaseUrl) throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
-  // A function instance serves one request at a time or a few; a small pool is enough.
-  const store = createSubscriberStore(createPostgresExecutor(databaseUrl, { max: 3 }));
-  const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL) : createLogMailer(log);
+  // A function instance serves one request at a time or a few; a small pool is enough. No
+  // prepared statements, so the URL may point at Supabase's transaction pooler too.
+  const store = createSubscriberStore(createPostgresExecutor(databaseUrl, { max: 3, prepare: false }));
+  const mailer = smtpUrl ? createSmtpMailer(smtpUrl) : createLogMailer(log);
   const sender = createMailSender({ store, mailer, config, log });
   const handler = createFunctionHandler(name, { store, config, log });
 

@@ -11,11 +11,14 @@ type Params = postgres.ParameterOrJSON<never>[];
 export interface PostgresOptions {
   /** Connections in the pool; a function instance needs few. */
   max?: number;
+  /** Prepared statements; off for a transaction pooler (PgBouncer, Supavisor on 6543). */
+  prepare?: boolean;
 }
 
 export function createPostgresExecutor(url: string, options: PostgresOptions = {}): SqlExecutor {
   const sql = postgres(url, {
     max: options.max ?? 10,
+    prepare: options.prepare ?? true,
     connect_timeout: 10,
     idle_timeout: 60,
     // `create ... if not exists` reports "already exists, skipping" as a notice on every start:

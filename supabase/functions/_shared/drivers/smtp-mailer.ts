@@ -4,22 +4,24 @@
  * 587). Query parameters in the URL are nodemailer options, e.g. `?tls.rejectUnauthorized=false`.
  */
 import nodemailer from "nodemailer";
+import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
 import type { MailMessage } from "../confirmation-mail.ts";
 import type { Mailer } from "../mail-sender.ts";
 
-export function createSmtpMailer(smtpUrl: string): Mailer {
+/**
+ * Fail fast and retry later: the job stays queued, so waiting minutes on a dead server (nodemailer's
+ * defaults are 2 minutes to connect and 10 of silence) only delays the other mails and shutdown.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+export function createSmtpMailer(smtpUrl: string, timeouts = SMTP_TIMEOUTS): Mailer {
   const url = new URL(smtpUrl);
   if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
     throw new Error(`SMTP_URL must start with smtp:// or smtps:// (got "${url.protocol}//...")`);
   }
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    // Fail fast and retry later: the job stays queued, so waiting minutes on a dead server only
-    // delays the other mails.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  // Not `{ url, ...timeouts }`: given a `url`, nodemailer drops every other option. The URL's own
+  // query options (`?socketTimeout=...`) still win over these defaults.
+  const transport = nodemailer.createTransport({ ...timeouts, ...parseConnectionUrl(smtpUrl) });
   const port = url.port || (url.protocol === "smtps:" ? "465" : "587");
   return {
     description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}`,
