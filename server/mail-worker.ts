@@ -11,12 +11,20 @@ const POLL_MS = 30_000;
 const MIN_WAIT_MS = 20;
 const AFTER_ERROR_MS = 5_000;
 
-export function startMailWorker(sender: MailSender, store: SubscriberStore, log: Logger) {
+export function startMailWorker(
+  sender: MailSender,
+  store: SubscriberStore,
+  log: Logger,
+  /** The functions' clock, which the queue's times are in. */
+  now: () => Date = () => new Date(),
+) {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   let cycle: Promise<void> | null = null;
   /** A signup queued a mail and its delivery has not started yet. */
   let kickPending = false;
+  /** A kick arrived while a cycle was past its delivery (reading the queue): run once more. */
+  let again = false;
 
   const schedule = (ms: number) => {
     if (stopped) return;
@@ -30,7 +38,7 @@ export function startMailWorker(sender: MailSender, store: SubscriberStore, log:
     await sender.deliverDue();
     try {
       const next = await store.nextDueAt();
-      schedule(next ? next.getTime() - Date.now() : POLL_MS);
+      schedule(next ? next.getTime() - now().getTime() : POLL_MS);
     } catch (error) {
       log.error(`mail worker: cannot read the queue: ${error instanceof Error ? error.message : String(error)}`);
       schedule(AFTER_ERROR_MS);
@@ -40,8 +48,18 @@ export function startMailWorker(sender: MailSender, store: SubscriberStore, log:
   function kick(): void {
     kickPending = false;
     if (stopped) return;
-    // Concurrent kicks share one cycle; the sender itself reruns for jobs queued meanwhile.
-    cycle ??= runCycle().finally(() => {
+    // Concurrent kicks share one cycle. One that lands while the cycle still delivers is picked
+    // up by the sender's own rerun; one that lands later, while the queue is read, by `again`.
+    if (cycle) {
+      again = true;
+      return;
+    }
+    cycle = (async () => {
+      do {
+        again = false;
+        await runCycle();
+      } while (again && !stopped);
+    })().finally(() => {
       cycle = null;
     });
   }

@@ -148,7 +148,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
     const store = createSubscriberStore(storage.db);
     const sender = createMailSender({ store, mailer, config, log, now: options.now });
-    const worker = startMailWorker(sender, store, log);
+    const worker = startMailWorker(sender, store, log, options.now);
     const handlers = Object.fromEntries(
       FUNCTION_NAMES.map((name) => [name, createFunctionHandler(name, { store, config, log, now: options.now, onMailQueued: worker.kick })]),
     ) as Record<(typeof FUNCTION_NAMES)[number], FunctionHandler>;
