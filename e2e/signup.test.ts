@@ -1,5 +1,5 @@
 import { gone, isFocused, notice, textOf, visible } from "./support/expect";
-import { inlineCard, openSignupDialog, pageErrors } from "./support/newsletter";
+import { inlineCard, openSignupDialog, pageErrors, subscribeInline } from "./support/newsletter";
 import { waitForMail } from "./support/outbox";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
 import { SPEC } from "./support/texts";
@@ -28,6 +28,11 @@ describeInBrowser("subscribing to the newsletter", () => {
 
       const pending = await visible(dialog.getByRole("button", { name: SPEC.sending }));
       expect(await pending.isDisabled()).toBe(true);
+      // Closing now would lose the address if the request failed: the dialog stays, focus stays in it.
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Tab");
+      expect(await dialog.isVisible()).toBe(true);
+      expect(await isFocused(field)).toBe(true);
       release();
 
       const welcome = await visible(notice(page, "success", SPEC.dialogSuccessTitle));
@@ -84,6 +89,23 @@ describeInBrowser("subscribing to the newsletter", () => {
       expect(calls.map((request) => request.postDataJSON())).toEqual([{ email: address }]);
       expect(await page.locator("#notices").getByRole("alert").count()).toBe(0);
       await waitForMail(site.stack.outbox, address);
+    });
+
+    it("welcomes without motion a visitor who asks for reduced motion", async () => {
+      const { page } = await site.visit("/");
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      await subscribeInline(page, uniqueAddress("still"));
+
+      // Only the countdown bar runs (it closes the notice); nothing bounces, slides or zooms.
+      const moving = await notice(page, "success", SPEC.inlineSuccessTitle).evaluate((element) =>
+        element
+          .getAnimations({ subtree: true })
+          .filter(
+            (animation) => !(animation.effect as KeyframeEffect).target?.matches('[role="progressbar"]'),
+          )
+          .map((animation) => (animation as CSSAnimation).animationName),
+      );
+      expect(moving).toEqual([]);
     });
   });
 });

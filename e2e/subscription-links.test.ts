@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
-import { textOf, visible } from "./support/expect";
+import { untilHydrated } from "./support/browser";
+import { gone, textOf, visible } from "./support/expect";
 import { subscribeInline } from "./support/newsletter";
 import { waitForMail, type Mail } from "./support/outbox";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
@@ -75,5 +76,18 @@ describeInBrowser("the links in the confirmation mail", () => {
       expect(answer).toContain(newsletter.links.invalidTitle);
       expect(answer).not.toContain(screen.successTitle);
     });
+  });
+
+  it("is forgotten when the visitor closes its dialog: a reload does not ask again", async () => {
+    const { page, functionCalls } = await site.visit(mail.confirmUrl);
+    await visible(page.getByRole("dialog", { name: newsletter.confirm.title, exact: true }));
+    await page.keyboard.press("Escape");
+    await gone(page.getByRole("dialog"));
+    expect(new URL(page.url()).search).toBe("");
+
+    await page.reload({ waitUntil: "networkidle" });
+    await untilHydrated(page);
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    expect(functionCalls("confirm-subscription")).toEqual([]);
   });
 });

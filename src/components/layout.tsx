@@ -4,7 +4,10 @@ import React from "react";
 export function Layout({ children, footer }: { children: React.ReactNode; footer: React.ReactNode }) {
   return (
     <>
-      <main>{children}</main>
+      {/* Out of the tab order, but a dialog whose opener is gone can return focus here (see Modal). */}
+      <main tabIndex={-1} className="focus:outline-none">
+        {children}
+      </main>
       {footer}
     </>
   );

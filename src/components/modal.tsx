@@ -9,6 +9,8 @@ interface ModalProps {
   closeLabel: string;
   /** Receives focus when the dialog opens; the dialog itself otherwise. */
   initialFocus?: React.RefObject<HTMLElement>;
+  /** False while closing would lose the visitor's work: Escape, × and a click outside then do nothing. */
+  dismissible?: boolean;
   children: React.ReactNode;
 }
 
@@ -17,7 +19,7 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), [tabi
 /**
  * A modal dialog per the WAI-ARIA dialog pattern (https://www.w3.org/WAI/ARIA/apg/patterns/dialog-modal/):
  * focus moves in and is trapped, Escape, the close button and a click outside close it, the page
- * behind is inert, and focus returns to whatever opened it.
+ * behind is inert, and focus returns to whatever opened it (or to the main content when that is gone).
  */
 export function Modal({
   open,
@@ -26,18 +28,23 @@ export function Modal({
   descriptionId,
   closeLabel,
   initialFocus,
+  dismissible = true,
   children,
 }: ModalProps) {
   const panel = useRef<HTMLDivElement>(null);
-  // The key handler always calls the latest onClose without re-running the focus effect.
-  const closeRef = useRef(onClose);
+  const close = dismissible ? onClose : undefined;
+  // The key handler always calls the latest close without re-running the focus effect.
+  const closeRef = useRef(close);
   useLayoutEffect(() => {
-    closeRef.current = onClose;
+    closeRef.current = close;
   });
 
   useEffect(() => {
     if (!open) return undefined;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const opener =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body
+        ? document.activeElement
+        : null;
     const page = document.getElementById("___gatsby");
     page?.setAttribute("inert", "");
     const overflow = document.body.style.overflow;
@@ -47,7 +54,7 @@ export function Modal({
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === "Escape") {
         event.preventDefault();
-        closeRef.current();
+        closeRef.current?.();
         return;
       }
       if (event.key !== "Tab" || !panel.current) return;
@@ -55,11 +62,18 @@ export function Modal({
       if (focusable.length === 0) return;
       const first = focusable[0];
       const last = focusable[focusable.length - 1];
-      const inside = panel.current.contains(document.activeElement);
-      if (event.shiftKey && (document.activeElement === first || !inside)) {
+      const active = document.activeElement;
+      // Measured from where focus is, not from the list: it may sit on a control that was just
+      // disabled (the pending "Sending..." button) or on the panel itself.
+      const inside = active !== null && panel.current.contains(active);
+      const follows = (element: HTMLElement) =>
+        inside && (active.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+      const precedes = (element: HTMLElement) =>
+        inside && (active.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
+      if (event.shiftKey && !focusable.some(precedes)) {
         event.preventDefault();
         last.focus();
-      } else if (!event.shiftKey && (document.activeElement === last || !inside)) {
+      } else if (!event.shiftKey && !focusable.some(follows)) {
         event.preventDefault();
         first.focus();
       }
@@ -69,7 +83,10 @@ export function Modal({
       document.removeEventListener("keydown", onKeyDown);
       page?.removeAttribute("inert");
       document.body.style.overflow = overflow;
-      opener?.focus();
+      // Without an opener (a dialog opened by the address, or by a button that has since gone, like
+      // "Sign up again") focus would fall to <body>, and a keyboard user would start over at the top.
+      if (opener?.isConnected) opener.focus();
+      else document.querySelector<HTMLElement>("main")?.focus({ preventScroll: true });
     };
   }, [open, initialFocus]);
 
@@ -80,7 +97,7 @@ export function Modal({
         aria-hidden="true"
         data-testid="dialog-backdrop"
         className="absolute inset-0 bg-ink/75 motion-safe:animate-[fade-in_150ms_ease-out]"
-        onClick={onClose}
+        onClick={close}
       />
       <div
         ref={panel}
@@ -93,9 +110,10 @@ export function Modal({
       >
         <button
           type="button"
-          onClick={onClose}
+          onClick={close}
+          disabled={!dismissible}
           aria-label={closeLabel}
-          className="absolute right-3 top-3 inline-flex h-11 w-11 items-center justify-center rounded-full text-2xl leading-none text-stone-700 hover:bg-ink/10"
+          className="absolute right-3 top-3 inline-flex h-11 w-11 items-center justify-center rounded-full text-2xl leading-none text-stone-700 hover:bg-ink/10 disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent"
         >
           <span aria-hidden="true">×</span>
         </button>

@@ -5,7 +5,19 @@
  */
 
 export type FieldSpec =
-  "text" | "url" | { oneOf: readonly string[] } | readonly ["text"] | ObjectSpec | readonly [ObjectSpec];
+  | "text"
+  | "url"
+  | { oneOf: readonly string[] }
+  | readonly ["text", ListKey?]
+  | ObjectSpec
+  | readonly [ObjectSpec, ListKey?];
+
+/**
+ * A list the page renders with React keys: its texts (`unique`) or one field of its items
+ * (`uniqueBy`) must not repeat. React only warns about a repeated key and may then drop or mix up
+ * items, so the check fails the build instead.
+ */
+export type ListKey = { readonly unique: true } | { readonly uniqueBy: string };
 
 export interface ObjectSpec {
   readonly [field: string]: FieldSpec;
@@ -19,7 +31,7 @@ export interface ContentType {
   readonly fields: ObjectSpec;
 }
 
-const storySection = { title: "text", paragraphs: ["text"] } as const;
+const storySection = { title: "text", paragraphs: ["text", { unique: true }] } as const;
 
 const brandFields = {
   name: "text",
@@ -68,13 +80,15 @@ const channelsFields = {
       url: "url",
       linkLabel: "text",
     },
+    // A channel is also found by its kind (channelUrl): a second one of a kind would never be linked.
+    { uniqueBy: "kind" },
   ],
 } as const satisfies ObjectSpec;
 
 const coreValuesFields = {
   title: "text",
   intro: "text",
-  items: [{ title: "text", description: "text" }],
+  items: [{ title: "text", description: "text" }, { uniqueBy: "title" }],
 } as const satisfies ObjectSpec;
 
 const linkScreen = {
@@ -133,7 +147,7 @@ export type ContentOf<F> = F extends "text" | "url"
   ? string
   : F extends { oneOf: readonly (infer Choice)[] }
     ? Choice
-    : F extends readonly [infer Item]
+    : F extends readonly [infer Item, ...unknown[]]
       ? ContentOf<Item>[]
       : { readonly [K in keyof F]: ContentOf<F[K]> };
 
@@ -213,8 +227,11 @@ function checkValue(spec: FieldSpec, value: unknown, path: string): string[] {
     if (!Array.isArray(value) || value.length === 0) {
       return [`"${path}" must be a list with at least one item`];
     }
-    const [item] = spec as readonly [FieldSpec];
-    return value.flatMap((entry, index) => checkValue(item, entry, `${path}[${index}]`));
+    const [item, key] = spec as readonly [FieldSpec, ListKey?];
+    return [
+      ...value.flatMap((entry, index) => checkValue(item, entry, `${path}[${index}]`)),
+      ...(key ? repeatedKeys(key, value, path) : []),
+    ];
   }
   if (isObjectSpec(spec)) return checkContent(spec, value, path);
   if (typeof value !== "string" || value.trim() === "") {
@@ -227,6 +244,27 @@ function checkValue(spec: FieldSpec, value: unknown, path: string): string[] {
     return [`"${path}" must be one of ${spec.oneOf.join(", ")} (got "${value}")`];
   }
   return [];
+}
+
+/** Each item whose key repeats an earlier item's, named by both positions. */
+function repeatedKeys(key: ListKey, items: readonly unknown[], path: string): string[] {
+  const field = "uniqueBy" in key ? key.uniqueBy : undefined;
+  const firstAt = new Map<string, string>();
+  const problems: string[] = [];
+  items.forEach((entry, index) => {
+    const value: unknown = field === undefined ? entry : (entry as Record<string, unknown> | null)?.[field];
+    // A missing or empty key is reported by the item's own check.
+    if (typeof value !== "string" || value.trim() === "") return;
+    const at = field === undefined ? `${path}[${index}]` : `${path}[${index}].${field}`;
+    const first = firstAt.get(value);
+    if (first === undefined) {
+      firstAt.set(value, at);
+    } else {
+      const detail = field === undefined ? "the same text twice" : `both are "${value}"`;
+      problems.push(`"${at}" must be different from "${first}" (${detail})`);
+    }
+  });
+  return problems;
 }
 
 export const contentTypeForFile = (file: string): ContentType | undefined =>

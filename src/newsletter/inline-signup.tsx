@@ -1,9 +1,11 @@
 import { useNewsletterTexts } from "./newsletter-context";
 import { SignupForm } from "./signup-form";
+import { useSignup } from "./use-signup";
 
 /** The newsletter card in the page: the dialog's behaviour without the dialog. */
 export function InlineSignup() {
   const { texts } = useNewsletterTexts();
+  const signup = useSignup(texts.notices.inlineSuccessTitle);
   return (
     <section
       id="newsletter"
@@ -20,7 +22,7 @@ export function InlineSignup() {
             layout="inline"
             label={texts.inline.emailLabel}
             placeholder={texts.inline.placeholder}
-            successTitle={texts.notices.inlineSuccessTitle}
+            signup={signup}
             required={false}
           />
         </div>

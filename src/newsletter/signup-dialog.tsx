@@ -2,6 +2,7 @@ import { useRef } from "react";
 import { Modal } from "../components/modal";
 import { useNewsletterTexts } from "./newsletter-context";
 import { SignupForm } from "./signup-form";
+import { useSignup } from "./use-signup";
 
 interface SignupDialogProps {
   open: boolean;
@@ -12,6 +13,7 @@ interface SignupDialogProps {
 export function SignupDialog({ open, onClose }: SignupDialogProps) {
   const { texts, brandName } = useNewsletterTexts();
   const field = useRef<HTMLInputElement>(null);
+  const signup = useSignup(`${texts.notices.dialogSuccessTitle} ${brandName} ✊`);
   return (
     <Modal
       open={open}
@@ -20,6 +22,9 @@ export function SignupDialog({ open, onClose }: SignupDialogProps) {
       descriptionId="signup-text"
       closeLabel={texts.dialog.closeLabel}
       initialFocus={field}
+      // Closed while the request is pending, the form and the address typed in it would be gone
+      // if the request then fails; the spec keeps both open on failure.
+      dismissible={!signup.pending}
     >
       <h2 id="signup-title" className="pr-8 font-display text-4xl uppercase leading-none">
         {texts.dialog.title}
@@ -31,7 +36,7 @@ export function SignupDialog({ open, onClose }: SignupDialogProps) {
         layout="stacked"
         label={texts.dialog.emailLabel}
         placeholder={texts.dialog.placeholder}
-        successTitle={`${texts.notices.dialogSuccessTitle} ${brandName} ✊`}
+        signup={signup}
         required
         inputRef={field}
         onSubscribed={onClose}

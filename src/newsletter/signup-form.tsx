@@ -1,11 +1,12 @@
 import React, { useId, useState } from "react";
 import { useNewsletterTexts } from "./newsletter-context";
-import { useSignup } from "./use-signup";
+import type { Signup } from "./use-signup";
 
 interface SignupFormProps {
   label: string;
   placeholder: string;
-  successTitle: string;
+  /** The request, held by the caller: the dialog stays open while it is pending. */
+  signup: Signup;
   /** The dialog's field is required; the inline card's just does nothing when empty (spec §5). */
   required: boolean;
   onSubscribed?: () => void;
@@ -15,9 +16,9 @@ interface SignupFormProps {
 
 /** The one e-mail field and its button, shared by the dialog and the inline card. */
 export function SignupForm(props: SignupFormProps) {
-  const { label, placeholder, successTitle, required, onSubscribed, inputRef, layout } = props;
+  const { label, placeholder, signup, required, onSubscribed, inputRef, layout } = props;
   const { texts } = useNewsletterTexts();
-  const { pending, submit } = useSignup(successTitle);
+  const { pending, submit } = signup;
   const [email, setEmail] = useState("");
   const fieldId = useId();
 

@@ -37,14 +37,20 @@ export default function SubscriptionLinkDialog() {
 
   if (!link) return null;
   const screen = link.action === "confirm" ? texts.confirm : texts.unsubscribe;
-  const close = () => setLink(null);
+  // Answered or dismissed, the link is done with: a reload must not ask again.
+  const forgetLink = () =>
+    window.history.replaceState(window.history.state, "", withoutSubscriptionLink(window.location));
+  const close = () => {
+    forgetLink();
+    setLink(null);
+  };
 
   const run = async () => {
     setPhase("pending");
     const result = await callFunction(functionFor(link.action), { token: link.token });
     const outcome = outcomeOf(result);
     if (outcome === "failed") {
-      // Keep the link in the address bar: the same click can work later.
+      // Keep the link in the address bar: the same click, or a reload, may work later.
       console.error(
         `The ${link.action} link could not be processed:`,
         "error" in result ? result.error : result,
@@ -57,7 +63,7 @@ export default function SubscriptionLinkDialog() {
       });
       return;
     }
-    window.history.replaceState(window.history.state, "", withoutSubscriptionLink(window.location));
+    forgetLink();
     setPhase(outcome);
   };
 

@@ -1,7 +1,26 @@
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
-import { ToastContainer, toast } from "react-toastify";
+import { Bounce, ToastContainer, toast, type ToastTransitionProps } from "react-toastify";
 import type { Notice } from "./notices";
+
+/**
+ * A notice that is simply there, then gone, for visitors who ask for reduced motion: react-toastify
+ * has no switch for it (https://github.com/fkhadra/react-toastify/issues/857). A transition must
+ * start the notice's countdown once it has appeared and call `done` once it has left; Bounce does
+ * both when its animations end.
+ */
+function Still({ children, isIn, done, playToast }: ToastTransitionProps) {
+  const startCountdown = useRef(playToast);
+  useLayoutEffect(() => startCountdown.current(), []);
+  useEffect(() => {
+    if (!isIn) done();
+  }, [isIn, done]);
+  return <>{children}</>;
+}
+
+// Asked at each notice, so a change of the setting counts from the next one.
+const reducedMotion = (): boolean => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function NoticeBody({ title, description }: Pick<Notice, "title" | "description">) {
   return (
@@ -34,10 +53,11 @@ export function mountToaster(): (notice: Notice) => void {
   });
   return ({ tone, title, description }) => {
     const body = <NoticeBody title={title} description={description} />;
+    const transition = reducedMotion() ? Still : Bounce;
     if (tone === "error") {
-      toast.error(body, { role: "alert" });
+      toast.error(body, { role: "alert", transition });
     } else {
-      toast.success(body, { role: "status" });
+      toast.success(body, { role: "status", transition });
     }
   };
 }

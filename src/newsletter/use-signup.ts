@@ -41,3 +41,5 @@ export function useSignup(successTitle: string) {
 
   return { pending, submit };
 }
+
+export type Signup = ReturnType<typeof useSignup>;

@@ -44,6 +44,49 @@ describe("checking a content file", () => {
       '"items[2].kind" must be one of podcast, video, photo, shortVideo (got "radio")',
     ]);
   });
+
+  it("rejects a second channel of the same kind", () => {
+    const channels = readContent<{ items: Record<string, unknown>[] }>("channels");
+    channels.items[3] = { ...channels.items[3], kind: "video" };
+    expect(checkContent(contentTypeForFile("channels")!.fields, channels)).toEqual([
+      '"items[3].kind" must be different from "items[1].kind" (both are "video")',
+    ]);
+  });
+
+  it("rejects a story paragraph given twice, in either section", () => {
+    const story = readContent<Record<string, { title: string; paragraphs: string[] }>>("story");
+    story.why.paragraphs.push(story.why.paragraphs[0]);
+    story.biography.paragraphs[2] = story.biography.paragraphs[1];
+    expect(checkContent(contentTypeForFile("story")!.fields, story)).toEqual([
+      '"why.paragraphs[3]" must be different from "why.paragraphs[0]" (the same text twice)',
+      '"biography.paragraphs[2]" must be different from "biography.paragraphs[1]" (the same text twice)',
+    ]);
+  });
+
+  it("rejects a core value listed twice", () => {
+    const values = readContent<{ items: Record<string, unknown>[] }>("core-values");
+    values.items.push({ title: "Love", description: "Again." });
+    expect(checkContent(contentTypeForFile("core-values")!.fields, values)).toEqual([
+      '"items[6].title" must be different from "items[5].title" (both are "Love")',
+    ]);
+  });
+
+  it("names the file and the field when the build reads a repeated channel", async () => {
+    const { onCreateNode } = await import("../../../gatsby-node");
+    const channels = readContent<{ items: Record<string, unknown>[] }>("channels");
+    channels.items[2] = { ...channels.items[2], kind: "podcast" };
+    const panicOnBuild = jest.fn();
+    const file = { relativePath: "channels.yaml" };
+    const node = { ...channels, id: "1", parent: "file", children: [], internal: { type: "Channels" } };
+    await onCreateNode!(
+      { node, getNode: () => file, reporter: { panicOnBuild } } as never,
+      {} as never,
+      () => undefined,
+    );
+    expect(panicOnBuild).toHaveBeenCalledWith(
+      'content/channels.yaml: "items[2].kind" must be different from "items[0].kind" (both are "podcast")',
+    );
+  });
 });
 
 describe("the GraphQL types", () => {

@@ -107,6 +107,46 @@ describe("the signup dialog", () => {
     expect(consoleError).toHaveBeenCalledWith("Newsletter signup failed:", expect.anything());
   });
 
+  it("cannot be closed while the request is pending, so a failure still finds the address", async () => {
+    const held = heldReply();
+    backend = answerFunctions(held.reply);
+    jest.spyOn(console, "error").mockImplementation(() => undefined);
+    const user = userEvent.setup();
+    renderLanding();
+    const notices = watchNotices();
+
+    const dialog = await openDialog(user);
+    const field = within(dialog).getByRole("textbox");
+    await user.type(field, "patient@example.com");
+    await user.click(within(dialog).getByRole("button", { name: "Join Now" }));
+    await within(dialog).findByRole("button", { name: "Sending..." });
+
+    const close = within(dialog).getByRole("button", { name: "Close" });
+    expect(close).toBeDisabled();
+    await user.keyboard("{Escape}");
+    await user.click(close);
+    await user.click(screen.getByTestId("dialog-backdrop"));
+    expect(screen.getByRole("dialog", { name: "Join the Movement" })).toBe(dialog);
+    // Focus stays in the dialog, on the one control that still works.
+    await user.tab();
+    expect(field).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(field).toHaveFocus();
+
+    await act(async () =>
+      held.release({ status: 503, body: { error: { code: "unavailable", message: "db down" } } }),
+    );
+    await notices.expectNew({
+      title: "Something went wrong",
+      description: "Please try again later.",
+      role: "alert",
+    });
+    expect(within(dialog).getByRole("textbox")).toHaveValue("patient@example.com");
+    expect(close).toBeEnabled();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
   it("treats a network failure like any other failure", async () => {
     jest.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("Failed to fetch"));
     const consoleError = jest.spyOn(console, "error").mockImplementation(() => undefined);

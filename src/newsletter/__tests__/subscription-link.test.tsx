@@ -7,10 +7,12 @@ import { answerFunctions, type Reply } from "../../test-support/functions-backen
 import { watchNotices } from "../../test-support/notices";
 import { outcomeOf, readSubscriptionLink, withoutSubscriptionLink } from "../subscription-link";
 
+const renderLanding = () =>
+  render(<IndexPage {...({ data: landingData() } as PageProps<LandingPageData>)} />);
+
 function openLink(path: string) {
   window.history.replaceState(null, "", path);
-  const props = { data: landingData() } as PageProps<LandingPageData>;
-  return render(<IndexPage {...props} />);
+  return renderLanding();
 }
 
 let backend: ReturnType<typeof answerFunctions> | undefined;
@@ -20,6 +22,8 @@ afterEach(() => {
   jest.restoreAllMocks();
   window.history.replaceState(null, "", "/");
 });
+
+type User = ReturnType<typeof userEvent.setup>;
 
 const answer = (reply: Reply) => {
   backend = answerFunctions(() => reply);
@@ -47,6 +51,9 @@ describe("a confirm link from the e-mail", () => {
       expect.objectContaining({ name: "confirm-subscription", body: { token: "abc123" } }),
     ]);
     expect(window.location.search).toBe("?utm_source=mail");
+    // The answer has focus; Tab stays in the dialog rather than leaving it for the page behind.
+    await user.tab();
+    expect(screen.getByRole("button", { name: "Close" })).toHaveFocus();
   });
 
   it("offers a fresh signup when the link has expired", async () => {
@@ -60,6 +67,10 @@ describe("a confirm link from the e-mail", () => {
 
     expect(screen.getByRole("dialog", { name: "Join the Movement" })).toBeInTheDocument();
     expect(window.location.search).toBe("");
+    // The button that opened it is gone: closed, the dialog hands focus to the page, not to nowhere.
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(screen.getByRole("main")).toHaveFocus();
   });
 
   it.each([404, 400])("says the link is not valid when the backend answers %i", async (status) => {
@@ -89,14 +100,27 @@ describe("a confirm link from the e-mail", () => {
     expect(window.location.search).toBe("?confirm=abc123");
   });
 
-  it("closes with Not now and sends nothing", async () => {
+  it.each([
+    ["Not now", (user: User) => user.click(screen.getByRole("button", { name: "Not now" }))],
+    ["Escape", (user: User) => user.keyboard("{Escape}")],
+    ["the close button", (user: User) => user.click(screen.getByRole("button", { name: "Close" }))],
+    ["a click outside", (user: User) => user.click(screen.getByTestId("dialog-backdrop"))],
+  ])("closes with %s, sends nothing and does not ask again on a reload", async (_way, dismiss) => {
     const { calls } = answer({ status: 200 });
     const user = userEvent.setup();
-    openLink("/?confirm=abc123");
+    const { unmount } = openLink("/?confirm=abc123&utm_source=mail#story");
 
-    await user.click(await screen.findByRole("button", { name: "Not now" }));
+    await screen.findByRole("dialog", { name: "Confirm your subscription" });
+    await dismiss(user);
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(screen.getByRole("main")).toHaveFocus();
     expect(calls).toHaveLength(0);
+    expect(`${window.location.search}${window.location.hash}`).toBe("?utm_source=mail#story");
+
+    unmount();
+    renderLanding();
+    await screen.findByRole("button", { name: "Join the Movement" });
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 });
 
@@ -112,6 +136,18 @@ describe("an unsubscribe link from the e-mail", () => {
     expect(await screen.findByRole("status")).toHaveTextContent("You're unsubscribed");
     expect(calls).toEqual([expect.objectContaining({ name: "unsubscribe", body: { token: "tok" } })]);
     expect(window.location.search).toBe("");
+  });
+
+  it("is forgotten when the visitor closes it instead", async () => {
+    const { calls } = answer({ status: 200, body: { status: "unsubscribed" } });
+    const user = userEvent.setup();
+    openLink("/?unsubscribe=tok");
+
+    await screen.findByRole("dialog", { name: "Unsubscribe" });
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(window.location.search).toBe("");
+    expect(calls).toHaveLength(0);
   });
 });
 

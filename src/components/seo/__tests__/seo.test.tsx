@@ -21,12 +21,15 @@ describe("the Seo head tags", () => {
     expect(meta(container, "twitter:card")).toBe("summary_large_image");
     expect(meta(container, "description")).toBe(brand.description);
     expect(meta(container, "robots")).toBeUndefined();
+    expect(meta(container, "og:url")).toBe("https://thepurposeeffect.example/");
   });
 
-  it("keep a page out of search results when asked, with its own title", () => {
+  it("keep a page out of search results when asked, with its own title and no address of its own", () => {
     const { container } = render(<Seo brand={brand} pathname="/missing/" title="Page not found" noindex />);
     expect(container.querySelector("title")).toHaveTextContent("Page not found | The Purpose Effect");
     expect(meta(container, "robots")).toBe("noindex");
+    expect(container.querySelector('link[rel="canonical"]')).toBeNull();
+    expect(meta(container, "og:url")).toBeUndefined();
   });
 
   it("write JSON-LD that parses back and cannot close its script element", () => {
