@@ -378,3 +378,42 @@ describe.each(backends)("rate limiting on %s", (backend) => {
     }
   });
 });
+
+describe.each(backends)("the subscriber record on %s", (backend) => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack(backend, {}, postgresUrl);
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it("records consent: the page the signup came from, without its query, and when", async () => {
+    const address = freshAddress("consent");
+    const before = stack.now();
+    await stack.post("send-confirmation", { email: address }, { headers: { referer: `${stack.origin}/?confirm=secret#newsletter` } });
+    const [row] = (await stack.server.store.list()).filter((subscriber) => subscriber.email === address);
+    expect(row).toMatchObject({ status: "pending", consent_source: `${stack.origin}/` });
+    expect(row.consent_at?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+    expect(row.signed_up_at?.getTime()).toBe(row.consent_at?.getTime());
+  });
+
+  it("purges addresses left pending for a week, and keeps confirmed ones and younger pending ones", async () => {
+    const stale = freshAddress("stale");
+    const confirmed = freshAddress("kept");
+    await stack.post("send-confirmation", { email: stale });
+    await stack.post("send-confirmation", { email: confirmed });
+    const [mail] = await mailsTo(stack, confirmed);
+    expect((await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") })).status).toBe(200);
+    stack.advance(2 * 86_400);
+    const young = freshAddress("young");
+    await stack.post("send-confirmation", { email: young });
+    stack.advance(6 * 86_400);
+
+    await stack.server.store.purge(stack.now(), 7);
+    const left = new Map((await stack.server.store.list()).map((row) => [row.email, row.status]));
+    expect(left.has(stale)).toBe(false);
+    expect(left.get(confirmed)).toBe("confirmed");
+    expect(left.get(young)).toBe("pending");
+  });
+});
