@@ -74,12 +74,18 @@ async function serveChild(mode: string): Promise<void> {
     });
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      console.log(`Listening on http://localhost:${typeof address === "object" && address ? address.port : 0}`);
+      console.log(
+        `Listening on http://localhost:${typeof address === "object" && address ? address.port : 0}`,
+      );
     });
     process.on("SIGTERM", () => server.close(() => process.exit(0)));
     return;
   }
-  const quiet = { info: () => undefined, warn: (m: string) => console.error(m), error: (m: string) => console.error(m) };
+  const quiet = {
+    info: () => undefined,
+    warn: (m: string) => console.error(m),
+    error: (m: string) => console.error(m),
+  };
   const server = await startServer({ log: quiet });
   console.log(`Listening on ${server.url}`);
   process.on("SIGTERM", () => {
@@ -87,7 +93,10 @@ async function serveChild(mode: string): Promise<void> {
   });
 }
 
-function startChild(mode: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+function startChild(
+  mode: string,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), [__filename, mode], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -166,8 +175,18 @@ async function untilMailed(outbox: string, expected: number): Promise<{ mails: n
 }
 
 async function measure(name: string, url: string, outbox?: string): Promise<Scenario> {
-  const warmup = await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: signupRequests() });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: signupRequests() });
+  const warmup = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: WARMUP_SECONDS,
+    requests: signupRequests(),
+  });
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: signupRequests(),
+  });
   const scenario: Scenario = {
     name,
     rps: Math.round(result.requests.average),
@@ -210,7 +229,9 @@ async function stackScenario(name: string, extraEnv: Record<string, string>): Pr
 }
 
 async function main(): Promise<void> {
-  console.error(`Signup load: ${CONNECTIONS} connections, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up...`);
+  console.error(
+    `Signup load: ${CONNECTIONS} connections, ${SECONDS} s per run after a ${WARMUP_SECONDS} s warm-up...`,
+  );
   const scenarios: Scenario[] = [];
 
   const bare = await startChild("--serve-bare", {});
@@ -225,7 +246,8 @@ async function main(): Promise<void> {
   let postgres: PostgresServer | undefined;
   let database: TestDatabase | undefined;
   try {
-    const serverUrl = process.env.DATABASE_URL ?? (postgresAvailable() ? (postgres = await startPostgres()).url : undefined);
+    const serverUrl =
+      process.env.DATABASE_URL ?? (postgresAvailable() ? (postgres = await startPostgres()).url : undefined);
     if (serverUrl) {
       database = await createTestDatabase(serverUrl);
       scenarios.push(await stackScenario("local stack, PostgreSQL", { DATABASE_URL: database.url }));
@@ -250,7 +272,9 @@ async function main(): Promise<void> {
       String(s.requests),
       String(s.non2xx),
       String(s.errors),
-      s.mailsWritten === undefined ? "-" : `${s.mailsWritten} / ${s.acceptedSignups} (+${s.mailCatchUpSeconds} s)`,
+      s.mailsWritten === undefined
+        ? "-"
+        : `${s.mailsWritten} / ${s.acceptedSignups} (+${s.mailCatchUpSeconds} s)`,
       `${((s.ratioToBare ?? 0) * 100).toFixed(1)}%`,
     ]),
   );

@@ -31,7 +31,9 @@ export function buildReason(root: string, publicDir = path.join(root, "public"))
   const sources = [
     ...["src", "content", "static"].map((dir) => path.join(root, dir)),
     ...readdirSync(root)
-      .filter((name) => /^(gatsby-.*\.tsx?|tailwind\.config\.js|postcss\.config\.js|package-lock\.json)$/.test(name))
+      .filter((name) =>
+        /^(gatsby-.*\.tsx?|tailwind\.config\.js|postcss\.config\.js|package-lock\.json)$/.test(name),
+      )
       .map((name) => path.join(root, name)),
   ];
   const builtAt = statSync(built).mtimeMs;

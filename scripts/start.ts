@@ -11,7 +11,10 @@ import { buildReason } from "./site-build.ts";
 const reason = buildReason(ROOT, path.resolve(ROOT, process.env.PUBLIC_DIR?.trim() || "public"));
 if (reason) {
   console.log(`Building the site: ${reason}.`);
-  const result = spawnSync(path.join(ROOT, "node_modules/.bin/gatsby"), ["build"], { cwd: ROOT, stdio: "inherit" });
+  const result = spawnSync(path.join(ROOT, "node_modules/.bin/gatsby"), ["build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   if (result.status !== 0) {
     console.error("The site did not build; see the messages above.");
     process.exit(result.status ?? 1);

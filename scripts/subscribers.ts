@@ -28,7 +28,8 @@ interface Command {
 
 export function parseArgs(args: string[]): Command {
   const [action, ...rest] = args;
-  if (action !== "stats" && action !== "export") throw new UsageError(action ? `Unknown command "${action}".` : "No command given.");
+  if (action !== "stats" && action !== "export")
+    throw new UsageError(action ? `Unknown command "${action}".` : "No command given.");
   const command: Command = { action };
   for (let i = 0; i < rest.length; i++) {
     const flag = rest[i];
@@ -36,7 +37,9 @@ export function parseArgs(args: string[]): Command {
     const value = inline ?? rest[++i];
     if (action === "export" && name === "--status") {
       if (!SUBSCRIBER_STATUSES.includes(value as SubscriberStatus)) {
-        throw new UsageError(`--status must be one of ${SUBSCRIBER_STATUSES.join(", ")} (got "${value ?? ""}").`);
+        throw new UsageError(
+          `--status must be one of ${SUBSCRIBER_STATUSES.join(", ")} (got "${value ?? ""}").`,
+        );
       }
       command.status = value as SubscriberStatus;
     } else if (action === "export" && name === "--output") {
@@ -71,7 +74,11 @@ const COLUMNS: (keyof ExportRow)[] = [
 export function toCsv(rows: ExportRow[]): string {
   const cell = (value: ExportRow[keyof ExportRow]) =>
     value === null ? "" : csvField(value instanceof Date ? value.toISOString() : String(value));
-  return [COLUMNS.join(","), ...rows.map((row) => COLUMNS.map((column) => cell(row[column])).join(","))].join("\r\n") + "\r\n";
+  return (
+    [COLUMNS.join(","), ...rows.map((row) => COLUMNS.map((column) => cell(row[column])).join(","))].join(
+      "\r\n",
+    ) + "\r\n"
+  );
 }
 
 export async function run(args: string[], env = process.env): Promise<string> {
@@ -108,7 +115,11 @@ if (require.main === module) {
   run(process.argv.slice(2)).then(
     (output) => process.stdout.write(output),
     (error: unknown) => {
-      console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `subscribers: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        error instanceof UsageError
+          ? `${error.message}\n\n${USAGE}`
+          : `subscribers: ${error instanceof Error ? error.message : String(error)}`,
+      );
       process.exit(error instanceof UsageError ? 2 : 1);
     },
   );

@@ -40,7 +40,9 @@ export function startMailWorker(
       const next = await store.nextDueAt();
       schedule(next ? next.getTime() - now().getTime() : POLL_MS);
     } catch (error) {
-      log.error(`mail worker: cannot read the queue: ${error instanceof Error ? error.message : String(error)}`);
+      log.error(
+        `mail worker: cannot read the queue: ${error instanceof Error ? error.message : String(error)}`,
+      );
       schedule(AFTER_ERROR_MS);
     }
   }

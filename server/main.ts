@@ -9,14 +9,18 @@ import { ROOT, startServer, stdoutLogger } from "./start-server.ts";
 export async function main(): Promise<void> {
   const publicDir = path.resolve(ROOT, process.env.PUBLIC_DIR?.trim() || "public");
   if (!existsSync(path.join(publicDir, "index.html"))) {
-    console.error(`No built site in ${publicDir}: run \`npm run build\` first, or \`npm start\`, which builds when needed.`);
+    console.error(
+      `No built site in ${publicDir}: run \`npm run build\` first, or \`npm start\`, which builds when needed.`,
+    );
     process.exit(1);
   }
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer();
   } catch (error) {
-    console.error(`The local stack could not start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `The local stack could not start: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   }
   console.log(`Listening on ${server.url}`);

@@ -37,7 +37,10 @@ export async function migrate(db: SqlExecutor, dir = MIGRATIONS_DIR): Promise<Mi
     const checksum = await sha256Hex(script);
     await db.transaction(async (tx) => {
       await tx.query(`select pg_advisory_xact_lock($1)`, [MIGRATION_LOCK]);
-      const [done] = await tx.query<{ checksum: string }>(`select checksum from schema_migrations where name = $1`, [name]);
+      const [done] = await tx.query<{ checksum: string }>(
+        `select checksum from schema_migrations where name = $1`,
+        [name],
+      );
       if (done) {
         if (done.checksum !== checksum) report.changed.push(name);
         return;

@@ -10,11 +10,19 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { configWarnings, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
 import { createSmtpMailer } from "../supabase/functions/_shared/drivers/smtp-mailer.ts";
-import { createFunctionHandler, type FunctionHandler, FUNCTION_NAMES, isFunctionName } from "../supabase/functions/_shared/handler.ts";
+import {
+  createFunctionHandler,
+  type FunctionHandler,
+  FUNCTION_NAMES,
+  isFunctionName,
+} from "../supabase/functions/_shared/handler.ts";
 import { corsHeaders, errorResponse } from "../supabase/functions/_shared/http.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import { createMailSender, type Mailer } from "../supabase/functions/_shared/mail-sender.ts";
-import { createSubscriberStore, type SubscriberStore } from "../supabase/functions/_shared/subscriber-store.ts";
+import {
+  createSubscriberStore,
+  type SubscriberStore,
+} from "../supabase/functions/_shared/subscriber-store.ts";
 import { startMailWorker } from "./mail-worker.ts";
 import { createOutboxMailer } from "./outbox-mailer.ts";
 import { contentSecurityPolicy, securityHeaders } from "./security-headers.ts";
@@ -52,7 +60,8 @@ export const stdoutLogger: Logger = {
 
 function toWebRequest(request: IncomingMessage, url: URL): Request {
   const headers = new Headers();
-  for (let i = 0; i < request.rawHeaders.length; i += 2) headers.append(request.rawHeaders[i], request.rawHeaders[i + 1]);
+  for (let i = 0; i < request.rawHeaders.length; i += 2)
+    headers.append(request.rawHeaders[i], request.rawHeaders[i + 1]);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   // Node's fetch needs `duplex: "half"` for a streamed body; the DOM typings do not know it yet.
   const init: RequestInit & { duplex?: "half" } = {
@@ -64,7 +73,11 @@ function toWebRequest(request: IncomingMessage, url: URL): Request {
   return new Request(url, init);
 }
 
-async function sendWebResponse(response: ServerResponse, answer: Response, extra: Record<string, string>): Promise<void> {
+async function sendWebResponse(
+  response: ServerResponse,
+  answer: Response,
+  extra: Record<string, string>,
+): Promise<void> {
   const headers: Record<string, string> = { ...extra };
   answer.headers.forEach((value, name) => {
     headers[name] = value;
@@ -109,7 +122,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   // Listen first (PORT=0 picks a free port), so the default SITE_URL can name the real port.
   const inFlight = new Set<Promise<void>>();
-  let handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> = async (_request, response) => {
+  let handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> = async (
+    _request,
+    response,
+  ) => {
     response.writeHead(503, { "Retry-After": "1" }).end();
   };
   const server = createServer((request, response) => {
@@ -141,22 +157,31 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const migrated = storage.migrations.applied.length;
     log.info(`storage: ${storage.description}${migrated ? ` (applied ${migrated} migrations)` : ""}`);
     for (const name of storage.migrations.changed) {
-      log.warn(`migration ${name} changed after it was applied; write a new migration instead of editing an applied one`);
+      log.warn(
+        `migration ${name} changed after it was applied; write a new migration instead of editing an applied one`,
+      );
     }
-    mailer = env.SMTP_URL?.trim() ? createSmtpMailer(env.SMTP_URL.trim()) : createOutboxMailer(path.join(dataDir, "outbox"), log);
+    mailer = env.SMTP_URL?.trim()
+      ? createSmtpMailer(env.SMTP_URL.trim())
+      : createOutboxMailer(path.join(dataDir, "outbox"), log);
     log.info(`mail: ${mailer.description}`);
 
     const store = createSubscriberStore(storage.db);
     const sender = createMailSender({ store, mailer, config, log, now: options.now });
     const worker = startMailWorker(sender, store, log, options.now);
     const handlers = Object.fromEntries(
-      FUNCTION_NAMES.map((name) => [name, createFunctionHandler(name, { store, config, log, now: options.now, onMailQueued: worker.kick })]),
+      FUNCTION_NAMES.map((name) => [
+        name,
+        createFunctionHandler(name, { store, config, log, now: options.now, onMailQueued: worker.kick }),
+      ]),
     ) as Record<(typeof FUNCTION_NAMES)[number], FunctionHandler>;
 
     const siteBuilt = existsSync(path.join(publicDir, "index.html"));
     if (!siteBuilt) log.warn(`no built site in ${publicDir}: only the functions are served`);
     const site = createStaticSite(publicDir);
-    const headers = securityHeaders(contentSecurityPolicy({ publicDir, connectOrigins: supabaseOrigin(env) }));
+    const headers = securityHeaders(
+      contentSecurityPolicy({ publicDir, connectOrigins: supabaseOrigin(env) }),
+    );
 
     handle = async (request, response) => {
       const started = performance.now();
@@ -167,8 +192,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const name = requestUrl.pathname.slice(FUNCTIONS_PREFIX.length).replace(/\/$/, "");
         const webRequest = toWebRequest(request, requestUrl);
         const answer = isFunctionName(name)
-          ? await handlers[name](webRequest, { clientAddress: clientAddress(request, trustProxy), note: (text) => (outcome = text) })
-          : errorResponse(404, "not_found", `There is no function named "${name}".`, corsHeaders(webRequest, config.allowedOrigins));
+          ? await handlers[name](webRequest, {
+              clientAddress: clientAddress(request, trustProxy),
+              note: (text) => (outcome = text),
+            })
+          : errorResponse(
+              404,
+              "not_found",
+              `There is no function named "${name}".`,
+              corsHeaders(webRequest, config.allowedOrigins),
+            );
         status = answer.status;
         await sendWebResponse(response, answer, headers);
       } else {

@@ -36,7 +36,18 @@ const TYPES: Record<string, string> = {
   ".woff": "font/woff",
   ".woff2": "font/woff2",
 };
-const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".xml", ".txt", ".map", ".svg"]);
+const COMPRESSIBLE = new Set([
+  ".html",
+  ".js",
+  ".mjs",
+  ".css",
+  ".json",
+  ".webmanifest",
+  ".xml",
+  ".txt",
+  ".map",
+  ".svg",
+]);
 /** Smaller than this, compression costs more than it saves. */
 const MIN_COMPRESS_BYTES = 1024;
 
@@ -60,7 +71,8 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | nul
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
     accepted.set(name, q ? Number(q.slice(2)) : 1);
   }
-  const quality = (name: Encoding) => accepted.get(name) ?? (accepted.has("*") ? (accepted.get("*") ?? 0) : 0);
+  const quality = (name: Encoding) =>
+    accepted.get(name) ?? (accepted.has("*") ? (accepted.get("*") ?? 0) : 0);
   if (quality("br") > 0) return "br";
   if (quality("gzip") > 0) return "gzip";
   return null;
@@ -74,7 +86,11 @@ interface FileEntry {
 
 export interface StaticSite {
   /** Answers a GET or HEAD; `extraHeaders` go on every answer (security headers). */
-  serve(request: IncomingMessage, response: ServerResponse, extraHeaders: Record<string, string>): Promise<number>;
+  serve(
+    request: IncomingMessage,
+    response: ServerResponse,
+    extraHeaders: Record<string, string>,
+  ): Promise<number>;
 }
 
 export function createStaticSite(publicDir: string): StaticSite {
@@ -115,7 +131,9 @@ export function createStaticSite(publicDir: string): StaticSite {
     if (!pending) {
       pending =
         encoding === "br"
-          ? brotli(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.body.length } })
+          ? brotli(entry.body, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.body.length },
+            })
           : gzipAsync(entry.body, { level: 9 });
       compressed.set(cacheKey, pending);
       pending.catch(() => compressed.delete(cacheKey));
@@ -128,7 +146,11 @@ export function createStaticSite(publicDir: string): StaticSite {
       const url = new URL(request.url ?? "/", "http://localhost");
       const headers: Record<string, string> = { ...extraHeaders };
       if (request.method !== "GET" && request.method !== "HEAD") {
-        response.writeHead(405, { ...headers, Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" });
+        response.writeHead(405, {
+          ...headers,
+          Allow: "GET, HEAD",
+          "Content-Type": "text/plain; charset=utf-8",
+        });
         response.end("Method Not Allowed\n");
         return 405;
       }
@@ -140,7 +162,11 @@ export function createStaticSite(publicDir: string): StaticSite {
         cacheControl = REVALIDATE;
         found = await find("/404.html");
         if (!found) {
-          response.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": REVALIDATE });
+          response.writeHead(404, {
+            ...headers,
+            "Content-Type": "text/plain; charset=utf-8",
+            "Cache-Control": REVALIDATE,
+          });
           response.end("Not Found\n");
           return 404;
         }

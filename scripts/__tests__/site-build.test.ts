@@ -29,14 +29,17 @@ describe("whether npm start rebuilds the site", () => {
     expect(buildReason(root)).toBeNull();
   });
 
-  it.each(["content/brand.yaml", "src/components/hero.tsx", "tailwind.config.js", "postcss.config.js", "package-lock.json"])(
-    "builds when %s changed since the last build",
-    (file) => {
-      write("public/index.html", 100);
-      write(file, 10);
-      expect(buildReason(root)).toBe(`${file} changed since the last build`);
-    },
-  );
+  it.each([
+    "content/brand.yaml",
+    "src/components/hero.tsx",
+    "tailwind.config.js",
+    "postcss.config.js",
+    "package-lock.json",
+  ])("builds when %s changed since the last build", (file) => {
+    write("public/index.html", 100);
+    write(file, 10);
+    expect(buildReason(root)).toBe(`${file} changed since the last build`);
+  });
 
   it("ignores tests", () => {
     write("public/index.html", 100);

@@ -25,7 +25,9 @@ describe("the subscribers command", () => {
     }
     const mails = await waitForOutbox(stack.outbox, 3);
     const token = (to: string, param: "confirm" | "unsubscribe") => {
-      const mail = mails.find((candidate) => candidate.text?.length && JSON.stringify(candidate.to).includes(to));
+      const mail = mails.find(
+        (candidate) => candidate.text?.length && JSON.stringify(candidate.to).includes(to),
+      );
       if (!mail) throw new Error(`no mail to ${to}`);
       return linkIn(mail, param).searchParams.get(param);
     };
@@ -43,7 +45,9 @@ describe("the subscribers command", () => {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
-    await expect(cli).rejects.toMatchObject({ stderr: expect.stringMatching(/in use by process \d+ \(a running local stack\?\)/) });
+    await expect(cli).rejects.toMatchObject({
+      stderr: expect.stringMatching(/in use by process \d+ \(a running local stack\?\)/),
+    });
   });
 
   describe("with the stack stopped", () => {
@@ -65,12 +69,16 @@ describe("the subscribers command", () => {
       expect(all).toHaveLength(4);
       const confirmed = (await run(["export", "--status", "confirmed"], env)).trim().split("\r\n");
       expect(confirmed).toHaveLength(2);
-      expect(confirmed[1]).toMatch(/^first@example\.com,confirmed,\d{4}-\d\d-\d\dT[^,]+,\d{4}-[^,]+,,[^,]*,\d{4}-/);
+      expect(confirmed[1]).toMatch(
+        /^first@example\.com,confirmed,\d{4}-\d\d-\d\dT[^,]+,\d{4}-[^,]+,,[^,]*,\d{4}-/,
+      );
     });
 
     it("writes the CSV to a file with --output", async () => {
       const file = path.join(stack.dataDir, "list.csv");
-      expect(await run(["export", "--status=pending", "--output", file], env)).toBe(`1 rows written to ${file}\n`);
+      expect(await run(["export", "--status=pending", "--output", file], env)).toBe(
+        `1 rows written to ${file}\n`,
+      );
       expect(readFileSync(file, "utf8")).toContain("third@example.com,pending,");
       rmSync(file);
     });
@@ -89,7 +97,9 @@ describe("command-line mistakes", () => {
   it("explains an unknown command or option", () => {
     expect(() => parseArgs([])).toThrow("No command given.");
     expect(() => parseArgs(["delete"])).toThrow('Unknown command "delete".');
-    expect(() => parseArgs(["export", "--status", "gone"])).toThrow(/--status must be one of pending, confirmed, unsubscribed/);
+    expect(() => parseArgs(["export", "--status", "gone"])).toThrow(
+      /--status must be one of pending, confirmed, unsubscribed/,
+    );
     expect(() => parseArgs(["stats", "--status", "pending"])).toThrow('Unknown option "--status" for stats.');
   });
 });

@@ -22,7 +22,8 @@ async function mailsTo(stack: TestStack, address: string, count = 1) {
       recipients(mail).some((to) => to.toLowerCase() === address.toLowerCase()),
     );
     if (mails.length >= count) return mails;
-    if (Date.now() > deadline) throw new Error(`Expected ${count} mails to ${address}, found ${mails.length}`);
+    if (Date.now() > deadline)
+      throw new Error(`Expected ${count} mails to ${address}, found ${mails.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -35,7 +36,9 @@ async function counts(stack: TestStack) {
 
 /** Everything a visitor can observe about an answer: status, body and which headers it has. */
 async function observable(response: Response) {
-  const headers = [...response.headers.keys()].filter((name) => !["date", "keep-alive", "connection"].includes(name)).sort();
+  const headers = [...response.headers.keys()]
+    .filter((name) => !["date", "keep-alive", "connection"].includes(name))
+    .sort();
   return { status: response.status, body: await response.text(), headers };
 }
 
@@ -63,11 +66,16 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       const pending = freshAddress("pending");
       const confirmed = freshAddress("confirmed");
       const unsubscribed = freshAddress("unsubscribed");
-      for (const address of [pending, confirmed, unsubscribed]) await stack.post("send-confirmation", { email: address });
+      for (const address of [pending, confirmed, unsubscribed])
+        await stack.post("send-confirmation", { email: address });
       const [confirmedMail] = await mailsTo(stack, confirmed);
-      await stack.post("confirm-subscription", { token: tokenOf(linkIn(confirmedMail, "confirm"), "confirm") });
+      await stack.post("confirm-subscription", {
+        token: tokenOf(linkIn(confirmedMail, "confirm"), "confirm"),
+      });
       const [unsubscribedMail] = await mailsTo(stack, unsubscribed);
-      await stack.post("unsubscribe", { token: tokenOf(linkIn(unsubscribedMail, "unsubscribe"), "unsubscribe") });
+      await stack.post("unsubscribe", {
+        token: tokenOf(linkIn(unsubscribedMail, "unsubscribe"), "unsubscribe"),
+      });
 
       const answers = await Promise.all(
         [freshAddress("brand-new"), pending, confirmed, unsubscribed].map(async (email) =>
@@ -114,7 +122,9 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       const firstToken = tokenOf(linkIn(first, "confirm"), "confirm");
       const newest = mails.find((mail) => tokenOf(linkIn(mail, "confirm"), "confirm") !== firstToken);
       if (!newest) throw new Error("The second mail has the first mail's link");
-      const response = await stack.post("confirm-subscription", { token: tokenOf(linkIn(newest, "confirm"), "confirm") });
+      const response = await stack.post("confirm-subscription", {
+        token: tokenOf(linkIn(newest, "confirm"), "confirm"),
+      });
       expect(response.status).toBe(200);
     });
 
@@ -123,7 +133,9 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       const before = await counts(stack);
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          stack.post("send-confirmation", { email: i % 2 ? address : address.toUpperCase().replace("@EXAMPLE.COM", "@example.com") }),
+          stack.post("send-confirmation", {
+            email: i % 2 ? address : address.toUpperCase().replace("@EXAMPLE.COM", "@example.com"),
+          }),
         ),
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
@@ -144,7 +156,9 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       const before = await counts(stack);
       const response = await stack.post("send-confirmation", body);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: { code: "invalid_email", message: expect.any(String) } });
+      expect(await response.json()).toEqual({
+        error: { code: "invalid_email", message: expect.any(String) },
+      });
       expect(await counts(stack)).toEqual(before);
     });
 
@@ -158,7 +172,10 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
     });
 
     it("refuses a body over the limit with 413", async () => {
-      const response = await stack.post("send-confirmation", { email: "a@example.com", padding: "x".repeat(10_000) });
+      const response = await stack.post("send-confirmation", {
+        email: "a@example.com",
+        padding: "x".repeat(10_000),
+      });
       expect(response.status).toBe(413);
       expect((await response.json()).error.code).toBe("payload_too_large");
     });
@@ -191,14 +208,20 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       });
       expect(response.status).toBe(204);
       expect(response.headers.get("access-control-allow-origin")).toBe(stack.origin);
-      expect(response.headers.get("access-control-allow-headers")).toBe("authorization, apikey, x-client-info, content-type");
+      expect(response.headers.get("access-control-allow-headers")).toBe(
+        "authorization, apikey, x-client-info, content-type",
+      );
       expect(response.headers.get("access-control-allow-methods")).toContain("POST");
     });
 
     it("puts CORS headers on errors too, and never for another origin", async () => {
       const error = await stack.post("send-confirmation", {});
       expect(error.headers.get("access-control-allow-origin")).toBe(stack.origin);
-      const foreign = await stack.post("send-confirmation", {}, { headers: { origin: "https://evil.example" } });
+      const foreign = await stack.post(
+        "send-confirmation",
+        {},
+        { headers: { origin: "https://evil.example" } },
+      );
       expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
       const preflight = await fetch(`${stack.url}/functions/v1/unsubscribe`, {
         method: "OPTIONS",
@@ -237,7 +260,9 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       await stack.post("send-confirmation", { email: address });
       const [mail] = await mailsTo(stack, address);
       stack.advance(24 * 3600 + 1);
-      const response = await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") });
+      const response = await stack.post("confirm-subscription", {
+        token: tokenOf(linkIn(mail, "confirm"), "confirm"),
+      });
       expect(response.status).toBe(410);
       expect((await response.json()).error.code).toBe("expired_token");
     });
@@ -256,7 +281,9 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
         expect(await response.json()).toEqual({ status: "unsubscribed" });
       }
       // The old confirmation link does not bring the address back.
-      const reconfirm = await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") });
+      const reconfirm = await stack.post("confirm-subscription", {
+        token: tokenOf(linkIn(mail, "confirm"), "confirm"),
+      });
       expect(reconfirm.status).toBe(410);
 
       stack.advance(61);
@@ -283,7 +310,10 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
 
       const multipart = new FormData();
       multipart.set("List-Unsubscribe", "One-Click");
-      const again = await fetch(`${stack.url}${target.pathname}${target.search}`, { method: "POST", body: multipart });
+      const again = await fetch(`${stack.url}${target.pathname}${target.search}`, {
+        method: "POST",
+        body: multipart,
+      });
       expect(again.status).toBe(200);
     });
 
@@ -327,7 +357,9 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
     const before = await counts(stack);
     await stack.restart();
     expect(await counts(stack)).toEqual(before);
-    const response = await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") });
+    const response = await stack.post("confirm-subscription", {
+      token: tokenOf(linkIn(mail, "confirm"), "confirm"),
+    });
     expect(response.status).toBe(200);
     expect(Object.keys(await counts(stack))).toEqual([...SUBSCRIBER_STATUSES]);
   });
@@ -391,7 +423,11 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
   it("records consent: the page the signup came from, without its query, and when", async () => {
     const address = freshAddress("consent");
     const before = stack.now();
-    await stack.post("send-confirmation", { email: address }, { headers: { referer: `${stack.origin}/?confirm=secret#newsletter` } });
+    await stack.post(
+      "send-confirmation",
+      { email: address },
+      { headers: { referer: `${stack.origin}/?confirm=secret#newsletter` } },
+    );
     const [row] = (await stack.server.store.list()).filter((subscriber) => subscriber.email === address);
     expect(row).toMatchObject({ status: "pending", consent_source: `${stack.origin}/` });
     expect(row.consent_at?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
@@ -404,7 +440,10 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
     await stack.post("send-confirmation", { email: stale });
     await stack.post("send-confirmation", { email: confirmed });
     const [mail] = await mailsTo(stack, confirmed);
-    expect((await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") })).status).toBe(200);
+    expect(
+      (await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") }))
+        .status,
+    ).toBe(200);
     stack.advance(2 * 86_400);
     const young = freshAddress("young");
     await stack.post("send-confirmation", { email: young });

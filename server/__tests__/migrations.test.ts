@@ -31,7 +31,10 @@ describe("the migration runner", () => {
   it("applies the files in name order, each once, and only new ones on the next start", async () => {
     write("20260101000100_b.sql", "create table b (id int references a (id));");
     write("20260101000000_a.sql", "create table a (id int primary key);");
-    expect(await migrate(db, dir)).toEqual({ applied: ["20260101000000_a.sql", "20260101000100_b.sql"], changed: [] });
+    expect(await migrate(db, dir)).toEqual({
+      applied: ["20260101000000_a.sql", "20260101000100_b.sql"],
+      changed: [],
+    });
 
     write("20260101000200_c.sql", "create table c (id int);");
     expect(await migrate(db, dir)).toEqual({ applied: ["20260101000200_c.sql"], changed: [] });

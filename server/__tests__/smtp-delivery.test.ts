@@ -19,7 +19,10 @@ describe("confirmation mail over SMTP", () => {
 
   beforeAll(async () => {
     smtp = await createSmtpCapture();
-    stack = await startTestStack("PGlite", { SMTP_URL: smtp.url, MAIL_FROM: "Effect of the Day <hello@thepurposeeffect.example>" });
+    stack = await startTestStack("PGlite", {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "Effect of the Day <hello@thepurposeeffect.example>",
+    });
     const response = await stack.post("send-confirmation", { email: "Reader@Example.COM" });
     expect(response.status).toBe(200);
     [mail] = await smtp.waitForMails(1);
@@ -46,11 +49,15 @@ describe("confirmation mail over SMTP", () => {
   it("carries List-Id, List-Unsubscribe and the one-click header", () => {
     expect(rawHeader(mail, "List-Id")).toBe("Effect of the Day <effect-of-the-day.localhost>");
     expect(rawHeader(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
-    expect(oneClickUrl(mail).href).toMatch(new RegExp(`^${stack.origin}/functions/v1/unsubscribe\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(oneClickUrl(mail).href).toMatch(
+      new RegExp(`^${stack.origin}/functions/v1/unsubscribe\\?token=[A-Za-z0-9_-]{43}$`),
+    );
   });
 
   it("has links that confirm and then unsubscribe", async () => {
-    const confirm = await stack.post("confirm-subscription", { token: linkIn(mail, "confirm").searchParams.get("confirm") });
+    const confirm = await stack.post("confirm-subscription", {
+      token: linkIn(mail, "confirm").searchParams.get("confirm"),
+    });
     expect(confirm.status).toBe(200);
     const target = oneClickUrl(mail);
     const unsubscribe = await fetch(`${stack.url}${target.pathname}${target.search}`, {
@@ -75,7 +82,9 @@ describe("an SMTP outage", () => {
       while (!stack.logs.some((line) => line.includes("failed (attempt 2)")) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      expect(stack.logs.join("\n")).toMatch(/mail to p•••@example\.com failed \(attempt 1\), retrying in 0\.2s/);
+      expect(stack.logs.join("\n")).toMatch(
+        /mail to p•••@example\.com failed \(attempt 1\), retrying in 0\.2s/,
+      );
 
       await smtp.start();
       const [mail] = await smtp.waitForMails(1);
@@ -158,11 +167,22 @@ describe("an SMTP server that accepts the connection and then says nothing", () 
     await new Promise((resolve) => silent.close(resolve));
   });
 
-  const message = { from: "a@example.com", to: "b@example.com", subject: "s", text: "t", html: "<p>t</p>", headers: {} };
+  const message = {
+    from: "a@example.com",
+    to: "b@example.com",
+    subject: "s",
+    text: "t",
+    html: "<p>t</p>",
+    headers: {},
+  };
   const context = { jobId: "job", links: { confirm: "http://localhost/?confirm=x" } };
 
   it("gives up after the mailer's own timeouts, so the job is retried instead of blocking the queue", async () => {
-    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, { connectionTimeout: 300, greetingTimeout: 300, socketTimeout: 300 });
+    const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, {
+      connectionTimeout: 300,
+      greetingTimeout: 300,
+      socketTimeout: 300,
+    });
     const started = Date.now();
     await expect(mailer.send(message, context)).rejects.toThrow(/greeting|timeout/i);
     expect(Date.now() - started).toBeLessThan(5_000);

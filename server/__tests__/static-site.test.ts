@@ -4,7 +4,15 @@
  * inline scripts.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -37,19 +45,26 @@ function writeSite(dir: string) {
 
 /** A raw request, for paths fetch would normalise (`..`) and for Accept-Encoding control. */
 function get(url: string, pathName: string, headers: Record<string, string> = {}, method = "GET") {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
-    (resolve, reject) => {
-      const target = new URL(url);
-      const req = request({ host: target.hostname, port: target.port, path: pathName, method, headers }, (res) => {
+  return new Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: Buffer;
+  }>((resolve, reject) => {
+    const target = new URL(url);
+    const req = request(
+      { host: target.hostname, port: target.port, path: pathName, method, headers },
+      (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on("error", reject);
-      });
-      req.on("error", reject);
-      req.end();
-    },
-  );
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 describe("the static site", () => {
@@ -105,11 +120,15 @@ describe("the static site", () => {
   });
 
   it("caches content-hashed files and /static/ for a year, and page data not at all", async () => {
-    expect((await get(url, "/app-3855b1364636878916d1.js")).headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect((await get(url, "/app-3855b1364636878916d1.js")).headers["cache-control"]).toBe(
+      "public, max-age=31536000, immutable",
+    );
     expect((await get(url, "/styles.394ff6693c0233675c7b.css")).headers["cache-control"]).toBe(
       "public, max-age=31536000, immutable",
     );
-    expect((await get(url, "/static/hero-1a2b3c.png")).headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect((await get(url, "/static/hero-1a2b3c.png")).headers["cache-control"]).toBe(
+      "public, max-age=31536000, immutable",
+    );
     expect((await get(url, "/page-data/index/page-data.json")).headers["cache-control"]).toBe("no-cache");
     expect((await get(url, "/robots.txt")).headers["cache-control"]).toBe("no-cache");
   });
@@ -142,14 +161,21 @@ describe("the static site", () => {
   });
 
   it("never serves files outside public/", async () => {
-    for (const attempt of ["/../data/pglite.pid", "/%2e%2e/data/pglite.pid", "/..%2fdata/pglite.pid", "/%00"]) {
+    for (const attempt of [
+      "/../data/pglite.pid",
+      "/%2e%2e/data/pglite.pid",
+      "/..%2fdata/pglite.pid",
+      "/%00",
+    ]) {
       expect((await get(url, attempt)).status).toBe(404);
     }
   });
 
   it("answers a repeat visit with 304 Not Modified, HEAD without a body, and refuses POST", async () => {
     const first = await get(url, "/app-3855b1364636878916d1.js");
-    const again = await get(url, "/app-3855b1364636878916d1.js", { "if-none-match": String(first.headers.etag) });
+    const again = await get(url, "/app-3855b1364636878916d1.js", {
+      "if-none-match": String(first.headers.etag),
+    });
     expect(again.status).toBe(304);
     const head = await get(url, "/", {}, "HEAD");
     expect(head.status).toBe(200);
@@ -168,7 +194,9 @@ const builtSite = path.resolve(__dirname, "../../public/index.html");
       const response = await fetch(server.url.replace("localhost", "127.0.0.1"));
       const html = await response.text();
       const csp = response.headers.get("content-security-policy") ?? "";
-      const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]);
+      const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+        (match) => match[1],
+      );
       expect(inline.length).toBeGreaterThan(0);
       for (const script of inline) {
         expect(csp).toContain(`'sha256-${createHash("sha256").update(script).digest("base64")}'`);
@@ -185,7 +213,10 @@ const builtSite = path.resolve(__dirname, "../../public/index.html");
 describe("shutdown", () => {
   it("finishes a request in flight and the mail it queued before stopping", async () => {
     const dataDir = await preparedDataDir();
-    const server = await startServer({ env: { PORT: "0", DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, "none") }, log: quietLog });
+    const server = await startServer({
+      env: { PORT: "0", DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, "none") },
+      log: quietLog,
+    });
     try {
       const target = new URL(server.url.replace("localhost", "127.0.0.1"));
       const body = JSON.stringify({ email: "last-minute@example.com" });

@@ -17,7 +17,8 @@ export default async function globalSetup(): Promise<void> {
   }
   if (!postgresAvailable()) {
     const hint = `no PostgreSQL at ${POSTGRES_BIN} (apt-get install postgresql, or set DATABASE_URL)`;
-    if (process.env.CI) throw new Error(`The PostgreSQL integration tests need a server and CI is set: ${hint}.`);
+    if (process.env.CI)
+      throw new Error(`The PostgreSQL integration tests need a server and CI is set: ${hint}.`);
     console.log(`\nPostgreSQL integration tests skipped: ${hint}.`);
     return;
   }

@@ -11,12 +11,17 @@ export async function readOutbox(outboxDir: string): Promise<ParsedMail[]> {
   return Promise.all(files.map((name) => simpleParser(readFileSync(path.join(outboxDir, name)))));
 }
 
-export async function waitForOutbox(outboxDir: string, count: number, timeoutMs = 10_000): Promise<ParsedMail[]> {
+export async function waitForOutbox(
+  outboxDir: string,
+  count: number,
+  timeoutMs = 10_000,
+): Promise<ParsedMail[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const mails = await readOutbox(outboxDir);
     if (mails.length >= count) return mails;
-    if (Date.now() > deadline) throw new Error(`Expected ${count} mails in ${outboxDir}, found ${mails.length}`);
+    if (Date.now() > deadline)
+      throw new Error(`Expected ${count} mails in ${outboxDir}, found ${mails.length}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -37,7 +42,10 @@ export function linkIn(mail: ParsedMail, param: "confirm" | "unsubscribe"): URL 
 /** A header's value as sent (unfolded), e.g. `rawHeader(mail, "List-Unsubscribe-Post")`. */
 export function rawHeader(mail: ParsedMail, name: string): string | undefined {
   const line = mail.headerLines.find((header) => header.key === name.toLowerCase())?.line;
-  return line?.slice(line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim();
+  return line
+    ?.slice(line.indexOf(":") + 1)
+    .replace(/\r?\n[ \t]+/g, " ")
+    .trim();
 }
 
 /** The http(s) one-click address from `List-Unsubscribe: <...>`. */

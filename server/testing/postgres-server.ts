@@ -23,7 +23,9 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -47,7 +49,17 @@ export async function startPostgres(): Promise<PostgresServer> {
   const data = path.join(dir, "data");
   const port = await freePort();
   try {
-    run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"]);
+    run("initdb", [
+      "-D",
+      data,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--no-sync",
+      "--no-instructions",
+    ]);
     run("pg_ctl", [
       "-D",
       data,
@@ -63,8 +75,11 @@ export async function startPostgres(): Promise<PostgresServer> {
     ]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    const output = error instanceof Error && "stderr" in error ? String((error as { stderr: unknown }).stderr) : "";
-    throw new Error(`PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}\n${output}`);
+    const output =
+      error instanceof Error && "stderr" in error ? String((error as { stderr: unknown }).stderr) : "";
+    throw new Error(
+      `PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}\n${output}`,
+    );
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -22,7 +22,9 @@ export async function createSmtpCapture(options: { secure?: boolean } = {}): Pro
   let server: SMTPServer | null = null;
   const capture: SmtpCapture = {
     port,
-    url: options.secure ? `smtps://127.0.0.1:${port}/?tls.rejectUnauthorized=false` : `smtp://127.0.0.1:${port}`,
+    url: options.secure
+      ? `smtps://127.0.0.1:${port}/?tls.rejectUnauthorized=false`
+      : `smtp://127.0.0.1:${port}`,
     mails,
     async start() {
       server = new SMTPServer({
@@ -54,7 +56,8 @@ export async function createSmtpCapture(options: { secure?: boolean } = {}): Pro
     async waitForMails(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (mails.length < count) {
-        if (Date.now() > deadline) throw new Error(`Expected ${count} mails, got ${mails.length} after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`Expected ${count} mails, got ${mails.length} after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       return mails;

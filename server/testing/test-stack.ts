@@ -19,7 +19,8 @@ import { createTestDatabase, type TestDatabase } from "./databases.ts";
  */
 async function pgliteTemplate(): Promise<string> {
   const hash = createHash("sha256");
-  for (const name of readdirSync(MIGRATIONS_DIR).sort()) hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
+  for (const name of readdirSync(MIGRATIONS_DIR).sort())
+    hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
   const template = path.join(tmpdir(), `newsletter-pglite-template-${hash.digest("hex").slice(0, 16)}`);
   if (existsSync(template)) return template;
   const building = mkdtempSync(`${template}-building-`);
@@ -59,7 +60,11 @@ export interface TestStack {
   advance(seconds: number): void;
   /** The functions' clock. */
   now(): Date;
-  post(name: string, body: unknown, init?: { headers?: Record<string, string>; query?: string }): Promise<Response>;
+  post(
+    name: string,
+    body: unknown,
+    init?: { headers?: Record<string, string>; query?: string },
+  ): Promise<Response>;
   restart(): Promise<void>;
   close(): Promise<void>;
   database?: TestDatabase;
@@ -76,7 +81,8 @@ export async function startTestStack(
     database = await createTestDatabase(postgresServerUrl);
   }
   // PostgreSQL stacks use the folder for the outbox only.
-  const dataDir = backend === "PGlite" ? await preparedDataDir() : mkdtempSync(path.join(tmpdir(), "newsletter-stack-"));
+  const dataDir =
+    backend === "PGlite" ? await preparedDataDir() : mkdtempSync(path.join(tmpdir(), "newsletter-stack-"));
   const logs: string[] = [];
   const log: Logger = {
     info: (message) => logs.push(message),

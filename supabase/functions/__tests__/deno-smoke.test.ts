@@ -16,16 +16,22 @@ jest.setTimeout(180_000);
 const ROOT = path.resolve(__dirname, "../../..");
 const DENO = path.join(ROOT, "node_modules/.bin/deno");
 const FUNCTIONS = path.join(ROOT, "supabase/functions");
-const ENTRIES = ["send-confirmation", "confirm-subscription", "unsubscribe"].map((name) => path.join(FUNCTIONS, name, "index.ts"));
+const ENTRIES = ["send-confirmation", "confirm-subscription", "unsubscribe"].map((name) =>
+  path.join(FUNCTIONS, name, "index.ts"),
+);
 // Without this Deno would adopt the repository's package.json and node_modules, which Supabase does not have.
 const denoEnv = { ...process.env, DENO_NO_PACKAGE_JSON: "1", NO_COLOR: "1" };
 
 describe("the functions under Deno", () => {
   it("type-check with deno check", async () => {
-    const { stderr } = await promisify(execFile)(DENO, ["check", "--config", path.join(FUNCTIONS, "deno.json"), ...ENTRIES], {
-      cwd: ROOT,
-      env: denoEnv,
-    });
+    const { stderr } = await promisify(execFile)(
+      DENO,
+      ["check", "--config", path.join(FUNCTIONS, "deno.json"), ...ENTRIES],
+      {
+        cwd: ROOT,
+        env: denoEnv,
+      },
+    );
     expect(stderr).not.toMatch(/error/i);
   });
 
@@ -37,10 +43,24 @@ describe("the functions under Deno", () => {
     let output = "";
     const child = spawn(
       DENO,
-      ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--config", path.join(FUNCTIONS, "deno.json"), ENTRIES[0]],
+      [
+        "run",
+        "--allow-net",
+        "--allow-env",
+        "--allow-read",
+        "--allow-sys",
+        "--config",
+        path.join(FUNCTIONS, "deno.json"),
+        ENTRIES[0],
+      ],
       {
         cwd: ROOT,
-        env: { ...denoEnv, FUNCTION_PORT: String(port), DATABASE_URL: database.url, SITE_URL: "https://thepurposeeffect.example" },
+        env: {
+          ...denoEnv,
+          FUNCTION_PORT: String(port),
+          DATABASE_URL: database.url,
+          SITE_URL: "https://thepurposeeffect.example",
+        },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
@@ -51,18 +71,25 @@ describe("the functions under Deno", () => {
       await migrate(db);
       const deadline = Date.now() + 120_000;
       while (!/Listening on/.test(output)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Deno did not start:\n${output}`);
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`Deno did not start:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const response = await fetch(`http://127.0.0.1:${port}/send-confirmation`, {
         method: "POST",
-        headers: { "content-type": "application/json", origin: "https://thepurposeeffect.example", "x-forwarded-for": "203.0.113.9" },
+        headers: {
+          "content-type": "application/json",
+          origin: "https://thepurposeeffect.example",
+          "x-forwarded-for": "203.0.113.9",
+        },
         body: JSON.stringify({ email: "deno@example.com" }),
       });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ status: "pending" });
       expect(response.headers.get("access-control-allow-origin")).toBe("https://thepurposeeffect.example");
-      expect(await db.query("select email, status from subscribers")).toEqual([{ email: "deno@example.com", status: "pending" }]);
+      expect(await db.query("select email, status from subscribers")).toEqual([
+        { email: "deno@example.com", status: "pending" },
+      ]);
       // Without SMTP_URL the function logs the link instead of sending; the job counts as sent.
       const logged = Date.now() + 10_000;
       while (!/confirm: https:\/\/thepurposeeffect\.example\/\?confirm=[A-Za-z0-9_-]{43}/.test(output)) {

@@ -57,7 +57,13 @@ function readUrl(env: Env, name: string, fallback: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
-function readNumber(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function readNumber(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
@@ -88,14 +94,18 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
       try {
         return new URL(origin).origin;
       } catch {
-        throw new ConfigError(`ALLOWED_ORIGINS holds "${origin}", which is not an origin like https://example.com`);
+        throw new ConfigError(
+          `ALLOWED_ORIGINS holds "${origin}", which is not an origin like https://example.com`,
+        );
       }
     });
   if (allowedOrigins.length === 0) allowedOrigins.push(new URL(siteUrl).origin);
   const newsletterName = env.NEWSLETTER_NAME?.trim() || DEFAULT_NEWSLETTER;
   const brandName = env.BRAND_NAME?.trim() || DEFAULT_BRAND;
   const host = new URL(siteUrl).hostname;
-  const mailFrom = env.MAIL_FROM?.trim() || `${newsletterName} <newsletter@${host === "localhost" ? "localhost.localdomain" : host}>`;
+  const mailFrom =
+    env.MAIL_FROM?.trim() ||
+    `${newsletterName} <newsletter@${host === "localhost" ? "localhost.localdomain" : host}>`;
   return {
     siteUrl,
     functionsUrl,
@@ -141,7 +151,10 @@ export function parseFunctionEnvironment(env: Env): FunctionEnvironment {
     }
   }
   const functionsUrl = env.FUNCTIONS_URL?.trim() || (hosted ? `${supabaseUrl}/functions/v1` : undefined);
-  return { config: parseConfig({ ...env, FUNCTIONS_URL: functionsUrl }), smtpUrl: env.SMTP_URL?.trim() || null };
+  return {
+    config: parseConfig({ ...env, FUNCTIONS_URL: functionsUrl }),
+    smtpUrl: env.SMTP_URL?.trim() || null,
+  };
 }
 
 /**

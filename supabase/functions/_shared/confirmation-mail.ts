@@ -40,8 +40,7 @@ export const unsubscribePageUrl = (settings: Pick<MailSettings, "siteUrl">, toke
 export const oneClickUnsubscribeUrl = (settings: Pick<MailSettings, "functionsUrl">, token: string): string =>
   `${settings.functionsUrl}/unsubscribe?token=${encodeURIComponent(token)}`;
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** "Mon, 23 Nov 2026 19:13:15 GMT": unambiguous for every reader, whatever their time zone. */
 const formatExpiry = (date: Date): string => date.toUTCString();

@@ -13,7 +13,8 @@ export const WHATWG_EMAIL =
 /** RFC 5321's limit on a forward path, which is what a mail server will accept. */
 export const MAX_EMAIL_LENGTH = 254;
 
-export type EmailCheck = { ok: true; email: string } | { ok: false; reason: "missing" | "too_long" | "invalid" };
+export type EmailCheck =
+  { ok: true; email: string } | { ok: false; reason: "missing" | "too_long" | "invalid" };
 
 /**
  * The browser's value sanitization for `type=email`: strip newlines, then leading and trailing

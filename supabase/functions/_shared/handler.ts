@@ -12,7 +12,8 @@ import { isWellFormedToken, sha256Hex } from "./tokens.ts";
 
 export const FUNCTION_NAMES = ["send-confirmation", "confirm-subscription", "unsubscribe"] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
-export const isFunctionName = (name: string): name is FunctionName => (FUNCTION_NAMES as readonly string[]).includes(name);
+export const isFunctionName = (name: string): name is FunctionName =>
+  (FUNCTION_NAMES as readonly string[]).includes(name);
 
 export interface HandlerDeps {
   store: SubscriberStore;
@@ -43,10 +44,16 @@ function parseJsonObject(bytes: Uint8Array<ArrayBuffer>, cors: Headers): Parsed 
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
-    return { ok: false, response: errorResponse(400, "invalid_json", "The request body is not valid JSON.", cors) };
+    return {
+      ok: false,
+      response: errorResponse(400, "invalid_json", "The request body is not valid JSON.", cors),
+    };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, response: errorResponse(400, "invalid_body", "The request body must be a JSON object.", cors) };
+    return {
+      ok: false,
+      response: errorResponse(400, "invalid_body", "The request body must be a JSON object.", cors),
+    };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
@@ -61,7 +68,8 @@ function consentSource(request: Request): string | null {
     if (!raw) continue;
     try {
       const url = new URL(raw);
-      if (url.protocol === "http:" || url.protocol === "https:") return `${url.origin}${url.pathname}`.slice(0, 500);
+      if (url.protocol === "http:" || url.protocol === "https:")
+        return `${url.origin}${url.pathname}`.slice(0, 500);
     } catch {
       // Not a URL: try the next header.
     }
@@ -82,9 +90,15 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
   const storageFailure = (error: unknown, cors: Headers, info?: RequestInfo): Response => {
     log.error(`${name}: storage failed: ${error instanceof Error ? error.message : String(error)}`);
     info?.note?.("storage_unavailable");
-    return errorResponse(503, "storage_unavailable", "The service is unavailable. Please try again later.", cors, {
-      "Retry-After": RETRY_STORAGE_SECONDS,
-    });
+    return errorResponse(
+      503,
+      "storage_unavailable",
+      "The service is unavailable. Please try again later.",
+      cors,
+      {
+        "Retry-After": RETRY_STORAGE_SECONDS,
+      },
+    );
   };
 
   async function rateLimited(clientAddress: string, cors: Headers): Promise<Response | null> {
@@ -100,7 +114,12 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
     });
   }
 
-  async function sendConfirmation(request: Request, body: Uint8Array<ArrayBuffer>, cors: Headers, info?: RequestInfo): Promise<Response> {
+  async function sendConfirmation(
+    request: Request,
+    body: Uint8Array<ArrayBuffer>,
+    cors: Headers,
+    info?: RequestInfo,
+  ): Promise<Response> {
     if (mediaType(request) !== "application/json") {
       return errorResponse(415, "unsupported_media_type", "Send the request body as application/json.", cors);
     }
@@ -130,7 +149,11 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
   }
 
   /** The token from a JSON body, or from `?token=` with the RFC 8058 one-click form body. */
-  async function readToken(request: Request, body: Uint8Array<ArrayBuffer>, cors: Headers): Promise<{ token: unknown } | Response> {
+  async function readToken(
+    request: Request,
+    body: Uint8Array<ArrayBuffer>,
+    cors: Headers,
+  ): Promise<{ token: unknown } | Response> {
     const type = mediaType(request);
     const queryToken = new URL(request.url).searchParams.get("token");
     if (type === "application/json") {
@@ -138,7 +161,8 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
       if (!parsed.ok) return parsed.response;
       return { token: parsed.value.token ?? queryToken };
     }
-    const form = type === "" || type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
+    const form =
+      type === "" || type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
     if (name === "unsubscribe" && queryToken !== null && form) {
       let oneClick = false;
       try {
@@ -149,34 +173,56 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
         oneClick = false;
       }
       if (!oneClick) {
-        return errorResponse(400, "invalid_body", "A one-click unsubscribe must post List-Unsubscribe=One-Click.", cors);
+        return errorResponse(
+          400,
+          "invalid_body",
+          "A one-click unsubscribe must post List-Unsubscribe=One-Click.",
+          cors,
+        );
       }
       return { token: queryToken };
     }
     return errorResponse(415, "unsupported_media_type", "Send the request body as application/json.", cors);
   }
 
-  async function confirmOrUnsubscribe(request: Request, body: Uint8Array<ArrayBuffer>, cors: Headers, info?: RequestInfo): Promise<Response> {
+  async function confirmOrUnsubscribe(
+    request: Request,
+    body: Uint8Array<ArrayBuffer>,
+    cors: Headers,
+    info?: RequestInfo,
+  ): Promise<Response> {
     const read = await readToken(request, body, cors);
     if (read instanceof Response) return read;
     if (!isWellFormedToken(read.token)) {
       info?.note?.("invalid_token");
-      return errorResponse(400, "invalid_token", "The link is incomplete. Please open it again from the mail.", cors);
+      return errorResponse(
+        400,
+        "invalid_token",
+        "The link is incomplete. Please open it again from the mail.",
+        cors,
+      );
     }
     const hash = await sha256Hex(read.token);
     try {
       if (name === "confirm-subscription") {
         const result = await store.confirm(hash, now());
         info?.note?.(result);
-        if (result === "unknown") return errorResponse(404, "unknown_token", "This confirmation link is not valid.", cors);
+        if (result === "unknown")
+          return errorResponse(404, "unknown_token", "This confirmation link is not valid.", cors);
         if (result === "expired") {
-          return errorResponse(410, "expired_token", "This confirmation link has expired. Please sign up again.", cors);
+          return errorResponse(
+            410,
+            "expired_token",
+            "This confirmation link has expired. Please sign up again.",
+            cors,
+          );
         }
         return jsonResponse(200, { status: "confirmed" }, cors);
       }
       const result = await store.unsubscribe(hash, now());
       info?.note?.(result);
-      if (result === "unknown") return errorResponse(404, "unknown_token", "This unsubscribe link is not valid.", cors);
+      if (result === "unknown")
+        return errorResponse(404, "unknown_token", "This unsubscribe link is not valid.", cors);
       return jsonResponse(200, { status: "unsubscribed" }, cors);
     } catch (error) {
       return storageFailure(error, cors, info);
@@ -190,7 +236,9 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
       return new Response(null, { status: 204, headers: cors });
     }
     if (request.method !== "POST") {
-      return errorResponse(405, "method_not_allowed", `${name} accepts POST only.`, cors, { Allow: "POST, OPTIONS" });
+      return errorResponse(405, "method_not_allowed", `${name} accepts POST only.`, cors, {
+        Allow: "POST, OPTIONS",
+      });
     }
     try {
       if (name === "send-confirmation") {
@@ -209,11 +257,18 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
     } catch (error) {
       // The client went away or sent a broken body: nothing was read, nothing is stored.
       info?.note?.("unreadable_body");
-      log.warn(`${name}: the request body could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(
+        `${name}: the request body could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return errorResponse(400, "unreadable_body", "The request body could not be read.", cors);
     }
     if (body === "too_large") {
-      return errorResponse(413, "payload_too_large", `The request body is larger than ${config.maxBodyBytes} bytes.`, cors);
+      return errorResponse(
+        413,
+        "payload_too_large",
+        `The request body is larger than ${config.maxBodyBytes} bytes.`,
+        cors,
+      );
     }
     try {
       return name === "send-confirmation"

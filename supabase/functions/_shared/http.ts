@@ -18,7 +18,12 @@ export function corsHeaders(request: Request, allowedOrigins: readonly string[])
   return headers;
 }
 
-export function jsonResponse(status: number, body: unknown, headers: Headers, extra: Record<string, string> = {}): Response {
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  extra: Record<string, string> = {},
+): Response {
   const all = new Headers(headers);
   all.set("Content-Type", "application/json; charset=utf-8");
   all.set("Cache-Control", "no-store");
@@ -58,7 +63,10 @@ export const mediaType = (request: Request): string =>
  * Reads the body, stopping as soon as it exceeds `maxBytes` (a declared Content-Length is
  * checked first), so an oversized request costs at most `maxBytes` of memory.
  */
-export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | "too_large"> {
+export async function readBodyLimited(
+  request: Request,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | "too_large"> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (Number.isFinite(declared) && declared > maxBytes) return "too_large";
   if (!request.body) return new Uint8Array(0);

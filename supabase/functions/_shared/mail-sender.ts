@@ -55,7 +55,9 @@ export function createMailSender(deps: MailSenderDeps) {
     const expiresAt = new Date(payload.expiresAt);
     if (expiresAt.getTime() <= now().getTime()) {
       await store.markAbandoned(job.id, "The confirmation link expired before the mail could be sent");
-      log.error(`mail job ${job.id} to ${maskEmail(job.recipient)} abandoned after ${job.attempts - 1} failed attempts: its link expired`);
+      log.error(
+        `mail job ${job.id} to ${maskEmail(job.recipient)} abandoned after ${job.attempts - 1} failed attempts: its link expired`,
+      );
       return;
     }
     const message = confirmationMail(config, {
@@ -65,12 +67,17 @@ export function createMailSender(deps: MailSenderDeps) {
       expiresAt,
     });
     try {
-      await mailer.send(message, { jobId: job.id, links: { confirm: confirmUrl(config, payload.confirmToken) } });
+      await mailer.send(message, {
+        jobId: job.id,
+        links: { confirm: confirmUrl(config, payload.confirmToken) },
+      });
     } catch (error) {
       const delay = retryDelaySeconds(job.attempts, config.mailRetryBaseSeconds, config.mailRetryMaxSeconds);
       const reason = errorMessage(error);
       await store.markFailed(job.id, reason, new Date(now().getTime() + delay * 1000));
-      log.warn(`mail to ${maskEmail(job.recipient)} failed (attempt ${job.attempts}), retrying in ${delay}s: ${reason}`);
+      log.warn(
+        `mail to ${maskEmail(job.recipient)} failed (attempt ${job.attempts}), retrying in ${delay}s: ${reason}`,
+      );
       return;
     }
     // The mail is out: recording that must not fail the run, or the job would unlock and go out
@@ -81,7 +88,9 @@ export function createMailSender(deps: MailSenderDeps) {
         break;
       } catch (error) {
         if (attempt === 3) {
-          log.error(`mail job ${job.id} was sent but could not be marked sent; it may go out again: ${errorMessage(error)}`);
+          log.error(
+            `mail job ${job.id} was sent but could not be marked sent; it may go out again: ${errorMessage(error)}`,
+          );
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
@@ -101,7 +110,8 @@ export function createMailSender(deps: MailSenderDeps) {
     if (Date.now() - lastPurge > PURGE_EVERY_MS) {
       lastPurge = Date.now();
       const purged = await store.purge(now(), config.purgePendingAfterDays);
-      if (purged.subscribers > 0) log.info(`purged ${purged.subscribers} pending addresses that never confirmed`);
+      if (purged.subscribers > 0)
+        log.info(`purged ${purged.subscribers} pending addresses that never confirmed`);
     }
   }
 

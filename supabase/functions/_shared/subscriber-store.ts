@@ -106,7 +106,11 @@ function readPayload(value: unknown): ConfirmationPayload | null {
   const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value;
   const record = parsed as Partial<ConfirmationPayload>;
   if (typeof record.confirmToken !== "string" || typeof record.unsubscribeToken !== "string") return null;
-  return { confirmToken: record.confirmToken, unsubscribeToken: record.unsubscribeToken, expiresAt: String(record.expiresAt) };
+  return {
+    confirmToken: record.confirmToken,
+    unsubscribeToken: record.unsubscribeToken,
+    expiresAt: String(record.expiresAt),
+  };
 }
 
 export function createSubscriberStore(db: SqlExecutor) {
@@ -141,7 +145,15 @@ export function createSubscriberStore(db: SqlExecutor) {
            values ($1, 'pending', $2, $3::timestamptz, $4, $5::timestamptz, $5::timestamptz, $6::date, 1, $7, $5::timestamptz, $5::timestamptz)
            on conflict ((lower(email))) do nothing
            returning id, email`,
-          [email, tokens.confirmHash, tokens.expiresAt.toISOString(), tokens.unsubscribeHash, nowIso, utcDay(now), consentSource],
+          [
+            email,
+            tokens.confirmHash,
+            tokens.expiresAt.toISOString(),
+            tokens.unsubscribeHash,
+            nowIso,
+            utcDay(now),
+            consentSource,
+          ],
         );
         if (inserted.length === 1) {
           const mailJobId = await insertMailJob(tx, inserted[0].id, inserted[0].email, tokens, now);
@@ -223,7 +235,10 @@ export function createSubscriberStore(db: SqlExecutor) {
           [tokenHash],
         );
         if (!row) return "unknown";
-        const decision = decideConfirm({ status: row.status, confirmExpiresAt: toDate(row.confirm_expires_at) }, now);
+        const decision = decideConfirm(
+          { status: row.status, confirmExpiresAt: toDate(row.confirm_expires_at) },
+          now,
+        );
         if (decision === "confirm") {
           await tx.query(
             `update subscribers set status = 'confirmed', confirmed_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
@@ -334,7 +349,10 @@ export function createSubscriberStore(db: SqlExecutor) {
       const rows = await db.query<{ status: SubscriberStatus; count: number }>(
         `select status, count(*)::int as count from subscribers group by status`,
       );
-      const counts = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<SubscriberStatus, number>;
+      const counts = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<
+        SubscriberStatus,
+        number
+      >;
       for (const row of rows) counts[row.status] = Number(row.count);
       return counts;
     },

@@ -38,14 +38,17 @@ export function decideSignup(current: SignupState | null, now: Date, limits: Mai
   if (current === null) return { status: "pending", sendMail: true, reason: "new" };
   // A confirmed subscriber gets nothing and stays confirmed: a stranger typing their address
   // must neither unsubscribe them nor fill their inbox.
-  if (current.status === "confirmed") return { status: "confirmed", sendMail: false, reason: "already_confirmed" };
+  if (current.status === "confirmed")
+    return { status: "confirmed", sendMail: false, reason: "already_confirmed" };
   // An unsubscribed address goes back to pending and must confirm again, even when no mail may
   // be sent right now; it can sign up again after the cooldown to get its link.
   const status = "pending";
   const cooling =
-    current.mailQueuedAt !== null && now.getTime() - current.mailQueuedAt.getTime() < limits.resendCooldownSeconds * 1000;
+    current.mailQueuedAt !== null &&
+    now.getTime() - current.mailQueuedAt.getTime() < limits.resendCooldownSeconds * 1000;
   if (cooling) return { status, sendMail: false, reason: "cooldown" };
-  if (mailsToday(current, now) >= limits.confirmationMailsPerDay) return { status, sendMail: false, reason: "daily_cap" };
+  if (mailsToday(current, now) >= limits.confirmationMailsPerDay)
+    return { status, sendMail: false, reason: "daily_cap" };
   return { status, sendMail: true, reason: current.status === "unsubscribed" ? "resubscribe" : "resend" };
 }
 
@@ -58,7 +61,8 @@ export function decideConfirm(
 ): ConfirmDecision {
   if (current.status === "confirmed") return "already_confirmed";
   if (current.status === "unsubscribed") return "expired";
-  if (current.confirmExpiresAt === null || current.confirmExpiresAt.getTime() <= now.getTime()) return "expired";
+  if (current.confirmExpiresAt === null || current.confirmExpiresAt.getTime() <= now.getTime())
+    return "expired";
   return "confirm";
 }
 

@@ -62,14 +62,19 @@ describe("the functions' environment on Supabase", () => {
   });
 
   it("keeps an explicit FUNCTIONS_URL", () => {
-    const { config } = parseFunctionEnvironment({ ...hosted, FUNCTIONS_URL: "https://api.thepurposeeffect.example/functions/v1" });
+    const { config } = parseFunctionEnvironment({
+      ...hosted,
+      FUNCTIONS_URL: "https://api.thepurposeeffect.example/functions/v1",
+    });
     expect(config.functionsUrl).toBe("https://api.thepurposeeffect.example/functions/v1");
   });
 
   it.each(["SITE_URL", "SMTP_URL"])("refuses to start without %s, naming the secret to set", (name) => {
     const env: Record<string, string | undefined> = { ...hosted, [name]: undefined };
     expect(() => parseFunctionEnvironment(env)).toThrow(ConfigError);
-    expect(() => parseFunctionEnvironment(env)).toThrow(`${name} must be set on Supabase (supabase secrets set ${name}=...)`);
+    expect(() => parseFunctionEnvironment(env)).toThrow(
+      `${name} must be set on Supabase (supabase secrets set ${name}=...)`,
+    );
   });
 
   it("runs without SMTP_URL off Supabase (supabase functions serve, a local Deno), logging the mail", () => {

@@ -40,7 +40,10 @@ describe("a signup", () => {
   });
 
   it("sends at most the daily number of mails to one address, and again the next day", () => {
-    expect(decideSignup(state({ mailsOnDay: 3 }), now, limits)).toMatchObject({ sendMail: false, reason: "daily_cap" });
+    expect(decideSignup(state({ mailsOnDay: 3 }), now, limits)).toMatchObject({
+      sendMail: false,
+      reason: "daily_cap",
+    });
     expect(decideSignup(state({ mailsOnDay: 3, mailDay: "2026-11-21" }), now, limits)).toMatchObject({
       sendMail: true,
       reason: "resend",
@@ -48,7 +51,9 @@ describe("a signup", () => {
   });
 
   it("leaves a confirmed address confirmed and sends it nothing", () => {
-    expect(decideSignup(state({ status: "confirmed", mailQueuedAt: secondsAgo(86_400 * 30) }), now, limits)).toEqual({
+    expect(
+      decideSignup(state({ status: "confirmed", mailQueuedAt: secondsAgo(86_400 * 30) }), now, limits),
+    ).toEqual({
       status: "confirmed",
       sendMail: false,
       reason: "already_confirmed",
@@ -64,7 +69,9 @@ describe("a signup", () => {
   });
 
   it("puts an unsubscribed address back to pending even when no mail may go out yet", () => {
-    expect(decideSignup(state({ status: "unsubscribed", mailQueuedAt: secondsAgo(5) }), now, limits)).toMatchObject({
+    expect(
+      decideSignup(state({ status: "unsubscribed", mailQueuedAt: secondsAgo(5) }), now, limits),
+    ).toMatchObject({
       status: "pending",
       sendMail: false,
       reason: "cooldown",
@@ -81,7 +88,9 @@ describe("a confirmation click", () => {
     expect(decideConfirm({ status: "pending", confirmExpiresAt: now }, now)).toBe("expired");
   });
   it("answers a second click on a confirmed address with success", () => {
-    expect(decideConfirm({ status: "confirmed", confirmExpiresAt: secondsAgo(10) }, now)).toBe("already_confirmed");
+    expect(decideConfirm({ status: "confirmed", confirmExpiresAt: secondsAgo(10) }, now)).toBe(
+      "already_confirmed",
+    );
   });
   it("does not resubscribe an address that unsubscribed since", () => {
     expect(decideConfirm({ status: "unsubscribed", confirmExpiresAt: later }, now)).toBe("expired");

@@ -29,7 +29,8 @@ export function serveFunction(name: FunctionName): void {
   for (const warning of configWarnings(config)) log.warn(warning);
 
   const databaseUrl = env.SUPABASE_DB_URL || env.DATABASE_URL;
-  if (!databaseUrl) throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
+  if (!databaseUrl)
+    throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
   // A function instance serves one request at a time or a few; a small pool is enough. No
   // prepared statements, so the URL may point at Supabase's transaction pooler too.
   const store = createSubscriberStore(createPostgresExecutor(databaseUrl, { max: 3, prepare: false }));
