@@ -35,7 +35,6 @@ const storySection = { title: "text", paragraphs: ["text", { unique: true }] } a
 
 const brandFields = {
   name: "text",
-  newsletterName: "text",
   siteUrl: "url",
   description: "text",
   socialImage: "text",

@@ -61,7 +61,6 @@ export function Seo({
 export const query = graphql`
   fragment BrandContent on Brand {
     name
-    newsletterName
     siteUrl
     description
     socialImage

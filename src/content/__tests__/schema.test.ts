@@ -25,7 +25,7 @@ describe("checking a content file", () => {
     delete data.name;
     expect(checkContent(brandSpec, data)).toEqual([
       'missing field "name"',
-      expect.stringContaining('unknown field "nmae" (expected one of: name, newsletterName'),
+      expect.stringContaining('unknown field "nmae" (expected one of: name, siteUrl'),
     ]);
   });
 
