@@ -1,6 +1,8 @@
 import { writeFile } from "fs/promises";
 import path from "path";
 import type { GatsbyNode } from "gatsby";
+import { hostHeaders, HOST_HEADERS_FILE } from "./server/host-headers";
+import { siteConnectOrigins } from "./server/security-headers";
 import { checkContent, contentTypes, toTypeDefs } from "./src/content/schema";
 
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the
@@ -35,7 +37,8 @@ export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = ({ getNodesByType,
   }
 };
 
-// robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml.
+// robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml;
+// _headers gives hosts that read it the local stack's security and cache headers.
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
   const result = await graphql<{ brand: { siteUrl: string } }>(`
     query RobotsTxt {
@@ -52,5 +55,9 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
   await writeFile(
     path.join("public", "robots.txt"),
     `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap-index.xml\n`,
+  );
+  await writeFile(
+    path.join("public", HOST_HEADERS_FILE),
+    hostHeaders("public", siteConnectOrigins(process.env)),
   );
 };

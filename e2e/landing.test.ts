@@ -1,8 +1,11 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { VIEWPORTS } from "./support/browser";
 import { readOnce } from "./support/first-visit";
 import { content, SPEC, videoChannelUrl } from "./support/texts";
 import { expectInOrder, gone, isFocused, textOf, visible } from "./support/expect";
 import { describeInBrowser, useSite } from "./support/site";
+import { ROOT } from "./support/stack";
 
 describeInBrowser("the landing page in Chromium", () => {
   const site = useSite();
@@ -62,6 +65,13 @@ describeInBrowser("the landing page in Chromium", () => {
       SPEC.tagline,
       landing.footer.note,
     ]);
+  });
+
+  it("ships the Content-Security-Policy it runs under to static hosts, in public/_headers", async () => {
+    const served = (await fetch(`${site.url}/`)).headers.get("content-security-policy");
+    const file = readFileSync(path.join(ROOT, "public", "_headers"), "utf8");
+    expect(served).toBeTruthy();
+    expect(file).toContain(`/*\n  Content-Security-Policy: ${served}\n`);
   });
 
   it("loads and scrolls to the end without a console error or a failed request", async () => {

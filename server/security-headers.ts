@@ -34,6 +34,20 @@ export function inlineScriptHashes(publicDir: string): string[] {
   return [...hashes].sort();
 }
 
+/**
+ * The origins the page calls besides its own: the Supabase project of `GATSBY_SUPABASE_URL`, the
+ * same variable the build bakes into the page.
+ */
+export function siteConnectOrigins(env: Record<string, string | undefined>): string[] {
+  const raw = env.GATSBY_SUPABASE_URL?.trim();
+  if (!raw) return [];
+  try {
+    return [new URL(raw).origin];
+  } catch {
+    throw new Error(`GATSBY_SUPABASE_URL is not a URL: "${raw}"`);
+  }
+}
+
 export interface SecurityOptions {
   publicDir: string;
   /** Extra origins the page may call, e.g. the Supabase project of `GATSBY_SUPABASE_URL`. */

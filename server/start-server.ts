@@ -25,7 +25,7 @@ import {
 } from "../supabase/functions/_shared/subscriber-store.ts";
 import { startMailWorker } from "./mail-worker.ts";
 import { createOutboxMailer } from "./outbox-mailer.ts";
-import { contentSecurityPolicy, securityHeaders } from "./security-headers.ts";
+import { contentSecurityPolicy, securityHeaders, siteConnectOrigins } from "./security-headers.ts";
 import { createStaticSite } from "./static-site.ts";
 import { openStorage } from "./storage.ts";
 
@@ -95,16 +95,6 @@ function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
     if (first) return first;
   }
   return request.socket.remoteAddress ?? "unknown";
-}
-
-function supabaseOrigin(env: Env): string[] {
-  const raw = env.GATSBY_SUPABASE_URL?.trim();
-  if (!raw) return [];
-  try {
-    return [new URL(raw).origin];
-  } catch {
-    throw new Error(`GATSBY_SUPABASE_URL is not a URL: "${raw}"`);
-  }
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -180,7 +170,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (!siteBuilt) log.warn(`no built site in ${publicDir}: only the functions are served`);
     const site = createStaticSite(publicDir);
     const headers = securityHeaders(
-      contentSecurityPolicy({ publicDir, connectOrigins: supabaseOrigin(env) }),
+      contentSecurityPolicy({ publicDir, connectOrigins: siteConnectOrigins(env) }),
     );
 
     handle = async (request, response) => {

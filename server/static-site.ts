@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { promisify } from "node:util";
+import { HOST_HEADERS_FILE } from "./host-headers.ts";
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -105,7 +106,8 @@ export function createStaticSite(publicDir: string): StaticSite {
     } catch {
       return null;
     }
-    if (decoded.includes("\0")) return null;
+    // The host's own configuration, not a page: hosts that read it never serve it.
+    if (decoded.includes("\0") || decoded === `/${HOST_HEADERS_FILE}`) return null;
     const candidate = path.join(root, path.normalize(decoded));
     if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
     for (const file of [candidate, path.join(candidate, "index.html")]) {

@@ -17,6 +17,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { hostHeaders } from "../host-headers.ts";
 import { type RunningServer, startServer } from "../start-server.ts";
 import { preparedDataDir } from "../testing/test-stack.ts";
 
@@ -117,6 +118,50 @@ describe("the static site", () => {
     expect(csp).toContain("form-action 'self'");
     expect(csp).toContain("img-src 'self' data:");
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+  });
+
+  it("writes the same headers for static hosts into _headers, and does not serve that file", async () => {
+    const served = await get(url, "/");
+    const file = hostHeaders(path.join(dir, "public"), ["https://project.supabase.co"]);
+    const rules = new Map(
+      file
+        .split(/\n(?=\/)/)
+        .slice(1)
+        .map((block) => {
+          const [pattern, ...lines] = block.trim().split("\n");
+          return [
+            pattern,
+            new Map(
+              lines.map(
+                (line) =>
+                  line
+                    .trim()
+                    .split(/: (.*)/)
+                    .slice(0, 2) as [string, string],
+              ),
+            ),
+          ];
+        }),
+    );
+    const everyPage = rules.get("/*");
+    for (const name of [
+      "Content-Security-Policy",
+      "X-Frame-Options",
+      "Referrer-Policy",
+      "Permissions-Policy",
+    ]) {
+      expect(everyPage?.get(name)).toBe(served.headers[name.toLowerCase()]);
+    }
+    // Hosts join a header two rules set, so no Cache-Control for every page.
+    expect(everyPage?.has("Cache-Control")).toBe(false);
+    const longLived = "public, max-age=31536000, immutable";
+    expect(rules.get("/static/*")?.get("Cache-Control")).toBe(longLived);
+    expect(rules.get("/app-3855b1364636878916d1.js")?.get("Cache-Control")).toBe(longLived);
+    expect(rules.get("/styles.394ff6693c0233675c7b.css")?.get("Cache-Control")).toBe(longLived);
+    expect(rules.has("/index.html")).toBe(false);
+
+    writeFileSync(path.join(dir, "public", "_headers"), file);
+    expect((await get(url, "/_headers")).status).toBe(404);
   });
 
   it("caches content-hashed files and /static/ for a year, and page data not at all", async () => {

@@ -1,0 +1,42 @@
+/**
+ * `public/_headers`, written by `gatsby build` (gatsby-node.ts): the security headers and the
+ * long cache of content-hashed files that the local stack sends, in the file format Netlify and
+ * Cloudflare Pages read (https://docs.netlify.com/routing/headers/,
+ * https://developers.cloudflare.com/pages/configuration/headers/). Other hosts: copy the values
+ * into their settings.
+ */
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { contentSecurityPolicy, securityHeaders } from "./security-headers.ts";
+import { cacheControlFor } from "./static-site.ts";
+
+export const HOST_HEADERS_FILE = "_headers";
+
+/** Every file under `dir` as a URL path (`/app-1234.js`), bounded in depth. */
+function urlPaths(dir: string, prefix = "", depth = 0): string[] {
+  if (depth > 12) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const urlPath = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) return urlPaths(path.join(dir, entry.name), urlPath, depth + 1);
+    return entry.isFile() ? [urlPath] : [];
+  });
+}
+
+export function hostHeaders(publicDir: string, connectOrigins: string[]): string {
+  const security = securityHeaders(contentSecurityPolicy({ publicDir, connectOrigins }));
+  // Both hosts join the values of a header set by two matching rules, so Cache-Control is only
+  // set for the long-lived files; everything else keeps the host's own revalidating default.
+  const immutable = cacheControlFor("/static/");
+  const hashed = urlPaths(publicDir)
+    .filter((urlPath) => !urlPath.startsWith("/static/") && cacheControlFor(urlPath) === immutable)
+    .sort();
+  const rule = (pattern: string, headers: Record<string, string>) =>
+    [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join("\n");
+  return [
+    "# Written by `gatsby build` (server/host-headers.ts): the headers the local stack sends.",
+    rule("/*", security),
+    rule("/static/*", { "Cache-Control": immutable }),
+    ...hashed.map((urlPath) => rule(urlPath, { "Cache-Control": immutable })),
+    "",
+  ].join("\n");
+}
