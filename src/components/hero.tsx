@@ -31,9 +31,6 @@ export function Hero({ brand }: HeroProps) {
           src="../images/hero.jpg"
           alt={hero.imageAlt}
           loading="eager"
-          // Fetched before the scripts on a slow network (https://web.dev/articles/fetch-priority).
-          // Lower-case: React 18 passes unknown attributes through, but knows no `fetchPriority`.
-          {...{ fetchpriority: "high" }}
           placeholder="blurred"
           formats={["auto", "webp", "avif"]}
           layout="constrained"
