@@ -217,6 +217,10 @@ async function stackScenario(name: string, extraEnv: Record<string, string>): Pr
     PUBLIC_DIR: path.join(dataDir, "no-site"),
     // One client sends everything here; the per-address limit would measure 429s.
     RATE_LIMIT_PER_MINUTE: "100000000",
+    // Never the operator's own mail server or database from the shell: mail goes to the outbox,
+    // data to PGlite unless the scenario names a database.
+    SMTP_URL: "",
+    DATABASE_URL: "",
     ...extraEnv,
   };
   const { url, child } = await startChild("--serve-stack", env);

@@ -23,7 +23,7 @@ export function startMailWorker(
   let cycle: Promise<void> | null = null;
   /** A signup queued a mail and its delivery has not started yet. */
   let kickPending = false;
-  /** A kick arrived while a cycle was past its delivery (reading the queue): run once more. */
+  /** A kick arrived during a cycle: its mail may have been queued after the cycle claimed jobs. */
   let again = false;
 
   const schedule = (ms: number) => {
@@ -50,8 +50,8 @@ export function startMailWorker(
   function kick(): void {
     kickPending = false;
     if (stopped) return;
-    // Concurrent kicks share one cycle. One that lands while the cycle still delivers is picked
-    // up by the sender's own rerun; one that lands later, while the queue is read, by `again`.
+    // Kicks during a cycle share it and run it once more when it ends, so a mail queued after
+    // the cycle claimed its jobs goes out now, not at the next poll.
     if (cycle) {
       again = true;
       return;

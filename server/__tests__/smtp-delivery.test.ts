@@ -190,6 +190,9 @@ describe("an SMTP server that accepts the connection and then says nothing", () 
 
   it("lets a timeout in SMTP_URL's query win over the defaults", async () => {
     const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}/?greetingTimeout=300`);
+    const started = Date.now();
     await expect(mailer.send(message, context)).rejects.toThrow(/greeting|timeout/i);
+    // The default would wait 10 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

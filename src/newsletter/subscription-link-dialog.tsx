@@ -88,6 +88,9 @@ export default function SubscriptionLinkDialog() {
       descriptionId="link-text"
       closeLabel={texts.dialog.closeLabel}
       initialFocus={actionButton}
+      // Closed mid-request, the visitor would miss the answer, and a failure would leave no link
+      // in the address bar to try again with.
+      dismissible={phase !== "pending"}
     >
       <div
         ref={outcomeRef}
@@ -114,7 +117,7 @@ export default function SubscriptionLinkDialog() {
             >
               {phase === "pending" ? screen.pendingLabel : screen.buttonLabel}
             </button>
-            <button type="button" className="btn-outline-dark" onClick={close}>
+            <button type="button" className="btn-outline-dark" disabled={phase === "pending"} onClick={close}>
               {texts.links.cancelLabel}
             </button>
           </>

@@ -1,9 +1,9 @@
-import { render, screen, within } from "@testing-library/react";
+import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { PageProps } from "gatsby";
 import IndexPage, { type LandingPageData } from "../../pages/index";
 import { landingData } from "../../test-support/content";
-import { answerFunctions, type Reply } from "../../test-support/functions-backend";
+import { answerFunctions, heldReply, type Reply } from "../../test-support/functions-backend";
 import { watchNotices } from "../../test-support/notices";
 import { outcomeOf, readSubscriptionLink, withoutSubscriptionLink } from "../subscription-link";
 
@@ -98,6 +98,34 @@ describe("a confirm link from the e-mail", () => {
     });
     expect(screen.getByRole("button", { name: "Confirm my subscription" })).toBeEnabled();
     expect(window.location.search).toBe("?confirm=abc123");
+  });
+
+  it("stays open while the link is being checked, so a failure still leaves the link to retry", async () => {
+    const held = heldReply();
+    backend = answerFunctions(held.reply);
+    jest.spyOn(console, "error").mockImplementation(() => undefined);
+    const user = userEvent.setup();
+    openLink("/?confirm=abc123");
+    const notices = watchNotices();
+    const dialog = await screen.findByRole("dialog", { name: "Confirm your subscription" });
+
+    await user.click(within(dialog).getByRole("button", { name: "Confirm my subscription" }));
+    expect(within(dialog).getByRole("button", { name: "Not now" })).toBeDisabled();
+    expect(within(dialog).getByRole("button", { name: "Close" })).toBeDisabled();
+    await user.keyboard("{Escape}");
+    await user.click(screen.getByTestId("dialog-backdrop"));
+    expect(screen.getByRole("dialog", { name: "Confirm your subscription" })).toBeInTheDocument();
+
+    await act(async () =>
+      held.release({ status: 503, body: { error: { code: "unavailable", message: "db down" } } }),
+    );
+    await notices.expectNew({
+      title: "Something went wrong",
+      description: "Please try again later.",
+      role: "alert",
+    });
+    expect(window.location.search).toBe("?confirm=abc123");
+    expect(within(dialog).getByRole("button", { name: "Not now" })).toBeEnabled();
   });
 
   it.each([

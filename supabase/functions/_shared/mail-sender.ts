@@ -104,8 +104,13 @@ export function createMailSender(deps: MailSenderDeps) {
       const at = now();
       const jobs = await store.claimDueJobs(at, new Date(at.getTime() + LOCK_SECONDS * 1000), BATCH);
       if (jobs.length === 0) break;
-      // One failing job must not stop the others: each is settled and recorded on its own.
-      await Promise.all(jobs.map((job) => deliver(job)));
+      // One failing job must not stop the others: each is settled on its own, and a run only ends
+      // (for shutdown, too) once every send it started has.
+      const settled = await Promise.allSettled(jobs.map((job) => deliver(job)));
+      for (const outcome of settled) {
+        // The job stays queued (or locked until it may be taken over) and is tried again.
+        if (outcome.status === "rejected") log.error(`mail sender: ${errorMessage(outcome.reason)}`);
+      }
     }
     if (Date.now() - lastPurge > PURGE_EVERY_MS) {
       lastPurge = Date.now();

@@ -291,17 +291,26 @@ export function createSubscriberStore(db: SqlExecutor) {
       }));
     },
 
-    /** Sent: the raw tokens are dropped, so only hashes remain anywhere. */
+    /**
+     * Sent: the raw tokens are dropped, so only hashes remain anywhere. The subscriber's row is
+     * locked before the job's, in the order a signup takes them, so a resend that supersedes this
+     * job while it is being sent waits instead of deadlocking. A superseded job is still marked
+     * sent: the mail did go out.
+     */
     async markSent(jobId: string, now: Date): Promise<void> {
       await db.transaction(async (tx) => {
-        const [job] = await tx.query<{ subscriber_id: string }>(
+        const [subscriber] = await tx.query<{ id: string }>(
+          `select id from subscribers where id = (select subscriber_id from mail_jobs where id = $1) for update`,
+          [jobId],
+        );
+        await tx.query(
           `update mail_jobs set status = 'sent', sent_at = $2::timestamptz, payload = null, locked_until = null, last_error = null
-           where id = $1 returning subscriber_id`,
+           where id = $1`,
           [jobId, now.toISOString()],
         );
-        if (job) {
+        if (subscriber) {
           await tx.query(`update subscribers set mail_sent_at = $2::timestamptz where id = $1`, [
-            job.subscriber_id,
+            subscriber.id,
             now.toISOString(),
           ]);
         }
@@ -310,7 +319,9 @@ export function createSubscriberStore(db: SqlExecutor) {
 
     async markFailed(jobId: string, error: string, nextAttemptAt: Date): Promise<void> {
       await db.query(
-        `update mail_jobs set next_attempt_at = $2::timestamptz, locked_until = null, last_error = $3 where id = $1`,
+        // Only a queued job is retried; one superseded meanwhile stays abandoned.
+        `update mail_jobs set next_attempt_at = $2::timestamptz, locked_until = null, last_error = $3
+         where id = $1 and status = 'queued'`,
         [jobId, nextAttemptAt.toISOString(), error.slice(0, 1000)],
       );
     },
