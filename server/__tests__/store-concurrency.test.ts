@@ -1,0 +1,66 @@
+/**
+ * Row locks on a real PostgreSQL server: a resend that supersedes a queued mail while a sender
+ * records that same mail as sent. Both take the subscriber's row before the job's, so one waits
+ * for the other instead of the two deadlocking (PostgreSQL would abort one of them).
+ */
+import postgres from "postgres";
+import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
+import type { SqlExecutor } from "../../supabase/functions/_shared/sql-executor.ts";
+import { createSubscriberStore } from "../../supabase/functions/_shared/subscriber-store.ts";
+import { migrate } from "../migrations.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../testing/databases.ts";
+
+jest.setTimeout(60_000);
+
+const postgresUrl = testPostgresUrl();
+const limits = { resendCooldownSeconds: 60, confirmationMailsPerDay: 3 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+(postgresUrl ? describe : describe.skip)("a resend while the previous mail is being recorded as sent", () => {
+  let database: TestDatabase;
+  let db: SqlExecutor;
+  beforeAll(async () => {
+    database = await createTestDatabase(postgresUrl as string);
+    db = createPostgresExecutor(database.url, { max: 4 });
+    await migrate(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  it("lets both finish, one after the other, and sends the newest link only", async () => {
+    const store = createSubscriberStore(db);
+    const signedUp = new Date();
+    const signup = (now: Date) =>
+      store.signup({ email: "race@example.com", consentSource: null, now, limits, confirmTokenTtlHours: 24 });
+    const first = await signup(signedUp);
+    const [job] = await store.claimDueJobs(signedUp, new Date(signedUp.getTime() + 120_000), 10);
+    expect(job.id).toBe(first.mailJobId);
+
+    // Another session holds the subscriber's row, so both calls queue behind it: the resend first.
+    const holder = postgres(database.url, { max: 1 });
+    let release = () => undefined as void;
+    const held = holder.begin(async (tx) => {
+      await tx`select id from subscribers where email = 'race@example.com' for update`;
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await sleep(200);
+    const resend = signup(new Date(signedUp.getTime() + 61_000));
+    await sleep(200);
+    const sent = store.markSent(job.id, new Date(signedUp.getTime() + 62_000));
+    await sleep(200);
+    release();
+    await held;
+    await holder.end();
+
+    const [resent, marked] = await Promise.allSettled([resend, sent]);
+    expect(resent.status).toBe("fulfilled");
+    expect(marked.status).toBe("fulfilled");
+    const jobs = await db.query<{ id: string; status: string }>(
+      `select id, status from mail_jobs order by created_at`,
+    );
+    // The first mail went out (it is recorded as sent); the resend's is the one still queued.
+    expect(jobs.map((row) => row.status)).toEqual(["sent", "queued"]);
+  });
+});
