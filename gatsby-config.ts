@@ -25,12 +25,18 @@ const config: GatsbyConfig = {
   trailingSlash: "always",
   plugins: [
     "gatsby-plugin-postcss",
-    "gatsby-plugin-image",
+    // gatsby-plugin-image's processing (AVIF, WebP, sizes, blurred placeholder) reaches the page
+    // as gatsbyImageData through these two; its <GatsbyImage> component, and so the plugin entry
+    // that serves it, is not used (see src/components/hero-picture.tsx).
     "gatsby-plugin-sharp",
     "gatsby-transformer-sharp",
     {
       resolve: "gatsby-source-filesystem",
       options: { name: "content", path: path.resolve("content") },
+    },
+    {
+      resolve: "gatsby-source-filesystem",
+      options: { name: "images", path: path.resolve("src/images") },
     },
     {
       resolve: "gatsby-transformer-yaml",

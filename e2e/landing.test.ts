@@ -67,6 +67,40 @@ describeInBrowser("the landing page in Chromium", () => {
     ]);
   });
 
+  it.each([
+    ["a phone", { width: 390, height: 844 }, 2, "1080w"],
+    ["a laptop", { width: 1280, height: 800 }, 1, "720w"],
+  ])(
+    "shows the hero picture on %s without any script, in AVIF at a width that fits",
+    async (_device, viewport, deviceScaleFactor, width) => {
+      const context = await site.browser.newContext({
+        viewport,
+        deviceScaleFactor,
+        javaScriptEnabled: false,
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${site.url}/`);
+        const picture = page.getByRole("img", { name: content.brand.hero.imageAlt });
+        await picture.evaluate((img: HTMLImageElement) => img.decode());
+        const shown = await picture.evaluate((img: HTMLImageElement) => ({
+          src: img.currentSrc,
+          loaded: img.complete && img.naturalWidth > 0,
+          opacity: getComputedStyle(img).opacity,
+          srcset: img.parentElement?.querySelector("source[type='image/avif']")?.getAttribute("srcset") ?? "",
+        }));
+        expect(shown.loaded).toBe(true);
+        expect(shown.opacity).toBe("1");
+        expect(shown.src).toMatch(/\.avif$/);
+        // The file the browser chose is the srcset entry of the expected width.
+        const chosen = shown.srcset.split(",").find((entry) => entry.trim().endsWith(` ${width}`));
+        expect(new URL(shown.src).pathname).toBe(chosen?.trim().split(" ")[0]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
   it("ships the Content-Security-Policy it runs under to static hosts, in public/_headers", async () => {
     const served = (await fetch(`${site.url}/`)).headers.get("content-security-policy");
     const file = readFileSync(path.join(ROOT, "public", "_headers"), "utf8");

@@ -1,12 +1,15 @@
-import { StaticImage } from "gatsby-plugin-image";
+import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type { Brand } from "../content/schema";
+import { HeroPicture } from "./hero-picture";
 import { useSignupDialog } from "../newsletter/newsletter-context";
 
 interface HeroProps {
   brand: Brand;
+  /** src/images/hero.jpg, processed at build time. */
+  image: IGatsbyImageData;
 }
 
-export function Hero({ brand }: HeroProps) {
+export function Hero({ brand, image }: HeroProps) {
   const { openDialog } = useSignupDialog();
   const { hero, author } = brand;
   return (
@@ -26,21 +29,7 @@ export function Hero({ brand }: HeroProps) {
             {hero.joinLabel}
           </button>
         </div>
-        {/* The hero picture is above the fold: load it at once (https://www.gatsbyjs.com/docs/reference/built-in-components/gatsby-plugin-image/#loading). */}
-        <StaticImage
-          src="../images/hero.jpg"
-          alt={hero.imageAlt}
-          loading="eager"
-          placeholder="blurred"
-          formats={["auto", "webp", "avif"]}
-          layout="constrained"
-          width={720}
-          aspectRatio={16 / 11}
-          quality={70}
-          breakpoints={[360, 480, 720, 1080, 1440]}
-          sizes="(min-width: 1024px) 560px, 100vw"
-          className="rounded-3xl shadow-2xl shadow-black/40"
-        />
+        <HeroPicture image={image} alt={hero.imageAlt} className="rounded-3xl shadow-2xl shadow-black/40" />
       </div>
     </header>
   );

@@ -1,4 +1,5 @@
 import { graphql, type HeadFC, type PageProps } from "gatsby";
+import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type {
   Brand,
   Channels,
@@ -23,6 +24,7 @@ import { NewsletterProvider } from "../newsletter/newsletter-context";
 
 export interface LandingPageData {
   brand: Brand;
+  heroImage: { childImageSharp: { gatsbyImageData: IGatsbyImageData } } | null;
   landing: Landing;
   story: Story;
   channels: Channels;
@@ -31,7 +33,8 @@ export interface LandingPageData {
 }
 
 export default function IndexPage({ data }: PageProps<LandingPageData>) {
-  const { brand, landing, story, channels, coreValues, newsletter } = data;
+  const { brand, heroImage, landing, story, channels, coreValues, newsletter } = data;
+  if (!heroImage) throw new Error("src/images/hero.jpg is missing: the hero needs a picture (see README.md)");
   const urls = {
     video: channelUrl(channels.items, "video"),
     podcast: channelUrl(channels.items, "podcast"),
@@ -42,7 +45,7 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
       <Layout
         footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} note={landing.footer.note} />}
       >
-        <Hero brand={brand} />
+        <Hero brand={brand} image={heroImage.childImageSharp.gatsbyImageData} />
         <EpisodeOne section={landing.episodeOne} videoUrl={urls.video} />
         <StorySection id="my-why" story={story.why} />
         <Movement channels={channels} />
@@ -67,6 +70,22 @@ export const query = graphql`
   query LandingPage {
     brand {
       ...BrandContent
+    }
+    # The hero picture: AVIF, WebP and JPEG in the widths a phone to a wide screen needs, cropped
+    # to 16:11, with a blurred placeholder (https://www.gatsbyjs.com/docs/reference/built-in-components/gatsby-plugin-image/).
+    heroImage: file(sourceInstanceName: { eq: "images" }, name: { eq: "hero" }) {
+      childImageSharp {
+        gatsbyImageData(
+          layout: CONSTRAINED
+          width: 720
+          aspectRatio: 1.4545454545
+          quality: 70
+          placeholder: BLURRED
+          formats: [AUTO, WEBP, AVIF]
+          breakpoints: [360, 480, 720, 1080, 1440]
+          sizes: "(min-width: 1024px) 560px, 100vw"
+        )
+      }
     }
     landing {
       episodeOne {

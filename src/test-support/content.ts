@@ -1,6 +1,7 @@
 import { readFileSync } from "fs";
 import path from "path";
 import yaml from "js-yaml";
+import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type { LandingPageData } from "../pages/index";
 import type { NotFound } from "../content/schema";
 
@@ -9,8 +10,29 @@ export function readContent<T>(file: string): T {
   return yaml.load(readFileSync(path.join(__dirname, "..", "..", "content", `${file}.yaml`), "utf8")) as T;
 }
 
+/** The hero picture as the page query's `gatsbyImageData` returns it (file names made up). */
+export function heroImageData(): IGatsbyImageData {
+  const sizes = "(min-width: 1024px) 560px, 100vw";
+  const srcSet = (format: string) =>
+    [360, 720, 1440].map((width) => `/static/hero-${width}.${format} ${width}w`).join(",");
+  return {
+    layout: "constrained",
+    width: 720,
+    height: 495,
+    images: {
+      fallback: { src: "/static/hero-720.jpg", srcSet: srcSet("jpg"), sizes },
+      sources: [
+        { type: "image/avif", srcSet: srcSet("avif"), sizes },
+        { type: "image/webp", srcSet: srcSet("webp"), sizes },
+      ],
+    },
+    placeholder: { fallback: "data:image/jpeg;base64,/9j/2wBDAAoHBwgHBgoICAgLCgoLDhgQDg0NDh0VFhEY" },
+  };
+}
+
 export const landingData = (): LandingPageData => ({
   brand: readContent("brand"),
+  heroImage: { childImageSharp: { gatsbyImageData: heroImageData() } },
   landing: readContent("landing"),
   story: readContent("story"),
   channels: readContent("channels"),

@@ -1,0 +1,47 @@
+import type { IGatsbyImageData } from "gatsby-plugin-image";
+
+interface HeroPictureProps {
+  /** gatsby-plugin-image's processed picture, from the page query's `gatsbyImageData`. */
+  image: IGatsbyImageData;
+  alt: string;
+  className?: string;
+}
+
+/**
+ * The hero picture as plain HTML: gatsby-plugin-image's AVIF, WebP and JPEG sources in several
+ * widths, explicit dimensions (no layout shift), fetched at once, with its blurred placeholder
+ * behind it until the picture arrives. Its <GatsbyImage> component would download react-dom/server
+ * (21.5 KB gzipped) on every first visit to hydrate this one picture, and keep the picture at
+ * opacity 0 until a script has seen it load; this needs no script at all.
+ */
+export function HeroPicture({ image, alt, className = "" }: HeroPictureProps) {
+  const { images, placeholder, width, height } = image;
+  const fallback = images.fallback;
+  if (!fallback) throw new Error("The hero picture has no fallback image: check its gatsbyImageData formats");
+  return (
+    <div
+      className={`w-full overflow-hidden bg-cover bg-center ${className}`}
+      style={{
+        maxWidth: width,
+        backgroundImage: placeholder?.fallback ? `url("${placeholder.fallback}")` : undefined,
+      }}
+    >
+      <picture>
+        {images.sources?.map((source) => (
+          <source key={source.type} type={source.type} srcSet={source.srcSet} sizes={source.sizes} />
+        ))}
+        <img
+          src={fallback.src}
+          srcSet={fallback.srcSet}
+          sizes={fallback.sizes}
+          width={width}
+          height={height}
+          alt={alt}
+          loading="eager"
+          decoding="async"
+          className="block h-auto w-full"
+        />
+      </picture>
+    </div>
+  );
+}
