@@ -20,6 +20,6 @@ if (reason) {
     process.exit(result.status ?? 1);
   }
 } else {
-  console.log("The site is up to date: public/ is newer than src/, content/, static/ and gatsby-*.ts.");
+  console.log("The site is up to date: public/ is newer than its sources (src/, content/, static/, the configuration).");
 }
 void main();
