@@ -20,6 +20,8 @@ if (reason) {
     process.exit(result.status ?? 1);
   }
 } else {
-  console.log("The site is up to date: public/ is newer than its sources (src/, content/, static/, the configuration).");
+  console.log(
+    "The site is up to date: public/ is newer than its sources (src/, content/, static/, the configuration).",
+  );
 }
 void main();
