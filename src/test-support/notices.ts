@@ -6,6 +6,13 @@ const noticesOnPage = () => Array.from(document.querySelectorAll<HTMLElement>("#
  * The notice area lives for the whole page (as it does for a visitor), so notices from an earlier
  * test stay in the document. This waits for the one notice the action under test adds.
  */
+/** The spec's failure notice (error catalogue): what a visitor sees whenever a call fails. */
+export const FAILURE_NOTICE = {
+  title: "Something went wrong",
+  description: "Please try again later.",
+  role: "alert",
+} as const;
+
 export function watchNotices() {
   const before = new Set(noticesOnPage());
   return {

@@ -4,7 +4,7 @@ import type { PageProps } from "gatsby";
 import IndexPage, { type LandingPageData } from "../../pages/index";
 import { landingData } from "../../test-support/content";
 import { answerFunctions, heldReply } from "../../test-support/functions-backend";
-import { watchNotices } from "../../test-support/notices";
+import { FAILURE_NOTICE, watchNotices } from "../../test-support/notices";
 
 function renderLanding() {
   const props = { data: landingData() } as PageProps<LandingPageData>;
@@ -96,11 +96,7 @@ describe("the signup dialog", () => {
     await user.type(within(dialog).getByRole("textbox"), "fail@example.com");
     await user.click(within(dialog).getByRole("button", { name: "Join Now" }));
 
-    await notices.expectNew({
-      title: "Something went wrong",
-      description: "Please try again later.",
-      role: "alert",
-    });
+    await notices.expectNew(FAILURE_NOTICE);
     expect(screen.getByRole("dialog", { name: "Join the Movement" })).toBeInTheDocument();
     expect(within(dialog).getByRole("textbox")).toHaveValue("fail@example.com");
     expect(within(dialog).getByRole("button", { name: "Join Now" })).toBeEnabled();
@@ -136,11 +132,7 @@ describe("the signup dialog", () => {
     await act(async () =>
       held.release({ status: 503, body: { error: { code: "unavailable", message: "db down" } } }),
     );
-    await notices.expectNew({
-      title: "Something went wrong",
-      description: "Please try again later.",
-      role: "alert",
-    });
+    await notices.expectNew(FAILURE_NOTICE);
     expect(within(dialog).getByRole("textbox")).toHaveValue("patient@example.com");
     expect(close).toBeEnabled();
     await user.keyboard("{Escape}");
@@ -158,11 +150,7 @@ describe("the signup dialog", () => {
     await user.type(within(dialog).getByRole("textbox"), "offline@example.com");
     await user.click(within(dialog).getByRole("button", { name: "Join Now" }));
 
-    await notices.expectNew({
-      title: "Something went wrong",
-      description: "Please try again later.",
-      role: "alert",
-    });
+    await notices.expectNew(FAILURE_NOTICE);
     expect(within(dialog).getByRole("textbox")).toHaveValue("offline@example.com");
     expect(consoleError).toHaveBeenCalled();
   });
@@ -228,11 +216,7 @@ describe("the inline signup card", () => {
     await user.type(inlineField(), "busy@example.com");
     await user.click(inlineButton());
 
-    await notices.expectNew({
-      title: "Something went wrong",
-      description: "Please try again later.",
-      role: "alert",
-    });
+    await notices.expectNew(FAILURE_NOTICE);
     expect(inlineField()).toHaveValue("busy@example.com");
   });
 });

@@ -4,7 +4,7 @@ import type { PageProps } from "gatsby";
 import IndexPage, { type LandingPageData } from "../../pages/index";
 import { landingData } from "../../test-support/content";
 import { answerFunctions, heldReply, type Reply } from "../../test-support/functions-backend";
-import { watchNotices } from "../../test-support/notices";
+import { FAILURE_NOTICE, watchNotices } from "../../test-support/notices";
 import { outcomeOf, readSubscriptionLink, withoutSubscriptionLink } from "../subscription-link";
 
 const renderLanding = () =>
@@ -91,11 +91,7 @@ describe("a confirm link from the e-mail", () => {
 
     await user.click(await screen.findByRole("button", { name: "Confirm my subscription" }));
 
-    await notices.expectNew({
-      title: "Something went wrong",
-      description: "Please try again later.",
-      role: "alert",
-    });
+    await notices.expectNew(FAILURE_NOTICE);
     expect(screen.getByRole("button", { name: "Confirm my subscription" })).toBeEnabled();
     expect(window.location.search).toBe("?confirm=abc123");
   });
@@ -119,11 +115,7 @@ describe("a confirm link from the e-mail", () => {
     await act(async () =>
       held.release({ status: 503, body: { error: { code: "unavailable", message: "db down" } } }),
     );
-    await notices.expectNew({
-      title: "Something went wrong",
-      description: "Please try again later.",
-      role: "alert",
-    });
+    await notices.expectNew(FAILURE_NOTICE);
     expect(window.location.search).toBe("?confirm=abc123");
     expect(within(dialog).getByRole("button", { name: "Not now" })).toBeEnabled();
   });
