@@ -5,29 +5,17 @@
  * https://developers.cloudflare.com/pages/configuration/headers/). Other hosts: copy the values
  * into their settings.
  */
-import { readdirSync } from "node:fs";
-import path from "node:path";
-import { contentSecurityPolicy, securityHeaders } from "./security-headers.ts";
+import { contentSecurityPolicy, securityHeaders, sitePaths } from "./security-headers.ts";
 import { cacheControlFor } from "./static-site.ts";
 
 export const HOST_HEADERS_FILE = "_headers";
-
-/** Every file under `dir` as a URL path (`/app-1234.js`), bounded in depth. */
-function urlPaths(dir: string, prefix = "", depth = 0): string[] {
-  if (depth > 12) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const urlPath = `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) return urlPaths(path.join(dir, entry.name), urlPath, depth + 1);
-    return entry.isFile() ? [urlPath] : [];
-  });
-}
 
 export function hostHeaders(publicDir: string, connectOrigins: string[]): string {
   const security = securityHeaders(contentSecurityPolicy({ publicDir, connectOrigins }));
   // Both hosts join the values of a header set by two matching rules, so Cache-Control is only
   // set for the long-lived files; everything else keeps the host's own revalidating default.
   const immutable = cacheControlFor("/static/");
-  const hashed = urlPaths(publicDir)
+  const hashed = sitePaths(publicDir)
     .filter((urlPath) => !urlPath.startsWith("/static/") && cacheControlFor(urlPath) === immutable)
     .sort();
   const rule = (pattern: string, headers: Record<string, string>) =>

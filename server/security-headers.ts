@@ -11,13 +11,13 @@ import path from "node:path";
 /** Inline scripts (no `src`), with their exact text: that is what the browser hashes. */
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
 
-/** Every `.html` file under `dir`, bounded in depth so a symlink loop cannot hang the start. */
-function htmlFiles(dir: string, depth = 0): string[] {
+/** Every file under `dir` as a URL path (`/about/index.html`), bounded in depth so a symlink loop cannot hang the start. */
+export function sitePaths(dir: string, prefix = "", depth = 0): string[] {
   if (depth > 12) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return htmlFiles(full, depth + 1);
-    return entry.isFile() && entry.name.endsWith(".html") ? [full] : [];
+    const urlPath = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) return sitePaths(path.join(dir, entry.name), urlPath, depth + 1);
+    return entry.isFile() ? [urlPath] : [];
   });
 }
 
@@ -25,8 +25,8 @@ function htmlFiles(dir: string, depth = 0): string[] {
 export function inlineScriptHashes(publicDir: string): string[] {
   const hashes = new Set<string>();
   if (!existsSync(publicDir)) return [];
-  for (const file of htmlFiles(publicDir)) {
-    for (const match of readFileSync(file, "utf8").matchAll(INLINE_SCRIPT)) {
+  for (const urlPath of sitePaths(publicDir).filter((name) => name.endsWith(".html"))) {
+    for (const match of readFileSync(path.join(publicDir, urlPath), "utf8").matchAll(INLINE_SCRIPT)) {
       if (match[1].length === 0) continue;
       hashes.add(`'sha256-${createHash("sha256").update(match[1], "utf8").digest("base64")}'`);
     }
