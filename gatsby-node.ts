@@ -1,4 +1,4 @@
-import { writeFile } from "fs/promises";
+import { readdir, rm, writeFile } from "fs/promises";
 import path from "path";
 import type { GatsbyNode } from "gatsby";
 import { hostHeaders, HOST_HEADERS_FILE } from "./server/host-headers";
@@ -37,6 +37,26 @@ export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = ({ getNodesByType,
   }
 };
 
+// Production bundles without source maps: the site's own code is not published as readable
+// source, and visitors never download the maps anyway.
+export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ stage, actions }) => {
+  if (stage === "build-javascript") actions.setWebpackConfig({ devtool: false });
+};
+
+/**
+ * Build internals Gatsby leaves in public/ that no page loads: webpack's stats (every module's
+ * path on the build machine) and any source map. Removed after the pages are written (the HTML
+ * step reads the stats), so neither the local stack nor a static host can serve them.
+ */
+async function removeBuildInternals(publicDir: string): Promise<void> {
+  const names = await readdir(publicDir, { recursive: true });
+  await Promise.all(
+    names
+      .filter((name) => name === "webpack.stats.json" || name.endsWith(".map"))
+      .map((name) => rm(path.join(publicDir, name), { force: true })),
+  );
+}
+
 // robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml;
 // _headers gives hosts that read it the local stack's security and cache headers.
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
@@ -51,6 +71,7 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
     reporter.panicOnBuild("Could not read the site's address for robots.txt", result.errors);
     return;
   }
+  await removeBuildInternals("public");
   const siteUrl = result.data.brand.siteUrl.replace(/\/$/, "");
   await writeFile(
     path.join("public", "robots.txt"),

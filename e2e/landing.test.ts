@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { VIEWPORTS } from "./support/browser";
 import { readOnce } from "./support/first-visit";
@@ -106,6 +106,27 @@ describeInBrowser("the landing page in Chromium", () => {
     const file = readFileSync(path.join(ROOT, "public", "_headers"), "utf8");
     expect(served).toBeTruthy();
     expect(file).toContain(`/*\n  Content-Security-Policy: ${served}\n`);
+  });
+
+  it("tells browsers on the static host to keep to HTTPS", () => {
+    const file = readFileSync(path.join(ROOT, "public", "_headers"), "utf8");
+    expect(file).toMatch(/^\/\*\n(?: {2}.+\n)* {2}Strict-Transport-Security: max-age=31536000\n/m);
+  });
+
+  it("publishes no build internals: no source maps, no webpack stats", async () => {
+    const html = await (await fetch(`${site.url}/`)).text();
+    const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+\.js)"/g)].map((match) => match[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      const code = await (await fetch(`${site.url}${script}`)).text();
+      expect(code).not.toMatch(/sourceMappingURL/);
+      expect((await fetch(`${site.url}${script}.map`)).status).toBe(404);
+    }
+    expect((await fetch(`${site.url}/webpack.stats.json`)).status).toBe(404);
+    const published = readdirSync(path.join(ROOT, "public"), { recursive: true }).map(String);
+    expect(published.filter((name) => name.endsWith(".map") || name.endsWith("webpack.stats.json"))).toEqual(
+      [],
+    );
   });
 
   it("loads and scrolls to the end without a console error or a failed request", async () => {

@@ -11,7 +11,13 @@ import { cacheControlFor } from "./static-site.ts";
 export const HOST_HEADERS_FILE = "_headers";
 
 export function hostHeaders(publicDir: string, connectOrigins: string[]): string {
-  const security = securityHeaders(contentSecurityPolicy({ publicDir, connectOrigins }));
+  const security = {
+    ...securityHeaders(contentSecurityPolicy({ publicDir, connectOrigins })),
+    // Static hosts serve the site over HTTPS: browsers should never try plain HTTP again. Not
+    // sent by the local stack, which serves http://localhost. No includeSubDomains or preload:
+    // other hosts under the brand's domain are not ours to force onto HTTPS.
+    "Strict-Transport-Security": "max-age=31536000",
+  };
   // Both hosts join the values of a header set by two matching rules, so Cache-Control is only
   // set for the long-lived files; everything else keeps the host's own revalidating default.
   const immutable = cacheControlFor("/static/");
