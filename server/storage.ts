@@ -1,12 +1,13 @@
 /**
  * Where the local stack and the `subscribers` command keep data: PostgreSQL at `DATABASE_URL`,
  * else embedded PGlite in `$DATA_DIR/pglite`. Both are migrated on open. PGlite allows one
- * process per folder, so a pid file guards it with a clear message instead of corrupt data.
+ * process per folder (server/data-dir-lock.ts).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { createPostgresExecutor } from "../supabase/functions/_shared/drivers/postgres-executor.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/sql-executor.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 import { migrate, type MigrationReport } from "./migrations.ts";
 import { createPgliteExecutor } from "./pglite-executor.ts";
 
@@ -21,31 +22,6 @@ export interface Storage {
   description: string;
   migrations: MigrationReport;
   close(): Promise<void>;
-}
-
-const processAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
-/** Takes `$DATA_DIR/pglite.pid`, or explains who holds it. */
-function lockDataDir(dataDir: string): () => void {
-  const lockFile = path.join(dataDir, "pglite.pid");
-  if (existsSync(lockFile)) {
-    const pid = Number(readFileSync(lockFile, "utf8").trim());
-    if (Number.isInteger(pid) && pid !== process.pid && processAlive(pid)) {
-      throw new Error(
-        `${path.join(dataDir, "pglite")} is in use by process ${pid} (a running local stack?). Stop it first, or use another DATA_DIR.`,
-      );
-    }
-  }
-  writeFileSync(lockFile, String(process.pid));
-  return () => rmSync(lockFile, { force: true });
 }
 
 export function describeDatabaseUrl(url: string): string {
