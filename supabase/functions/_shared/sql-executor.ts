@@ -1,6 +1,6 @@
 /**
  * The one thing the store needs from a database: parameterised queries (`$1`, `$2`) and a
- * transaction. PGlite, postgres.js on Node and postgres.js on Deno each implement it in a few
+ * transaction. PGlite and node-postgres (on Node and on Deno) each implement it in a few
  * lines, so every SQL statement lives once, in the store.
  */
 

@@ -32,8 +32,8 @@ export function serveFunction(name: FunctionName): void {
   if (!databaseUrl)
     throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
   // A function instance serves one request at a time or a few; a small pool is enough. No
-  // prepared statements, so the URL may point at Supabase's transaction pooler too.
-  const store = createSubscriberStore(createPostgresExecutor(databaseUrl, { max: 3, prepare: false }));
+  // named prepared statements, so the URL may point at Supabase's transaction pooler too.
+  const store = createSubscriberStore(createPostgresExecutor(databaseUrl, { max: 3 }));
   const mailer = smtpUrl ? createSmtpMailer(smtpUrl) : createLogMailer(log);
   const sender = createMailSender({ store, mailer, config, log });
   const handler = createFunctionHandler(name, { store, config, log });

@@ -1,48 +1,79 @@
 /**
- * `SqlExecutor` over postgres.js, for any PostgreSQL: the local stack with `DATABASE_URL` (Node)
- * and the Supabase functions with `SUPABASE_DB_URL` (Deno, `npm:postgres` via deno.json).
- * Outside the portable core because it depends on a driver, not on web standards.
+ * `SqlExecutor` over node-postgres (`pg`), for any PostgreSQL: the local stack with
+ * `DATABASE_URL` (Node) and the Supabase functions with `SUPABASE_DB_URL` (Deno, `npm:pg` via
+ * deno.json). Outside the portable core because it depends on a driver, not on web standards.
+ *
+ * An outage must cost a visitor seconds, not minutes: a connection that cannot be made fails
+ * within `connectTimeoutMs` and the next request tries afresh, so signups answer 503 quickly while
+ * PostgreSQL is down and work again as soon as it is back. (postgres.js, used before, delayed
+ * every connection by a back-off shared across its pool, up to 20 s, and crashed the process when
+ * the server went away inside a transaction: porsager/postgres#1154, #1208, unfixed upstream.)
  */
-import postgres from "postgres";
+import pg from "pg";
 import type { SqlExecutor, SqlQueryable, SqlRow } from "../sql-executor.ts";
-
-type Params = postgres.ParameterOrJSON<never>[];
 
 export interface PostgresOptions {
   /** Connections in the pool; a function instance needs few. */
   max?: number;
-  /** Prepared statements; off for a transaction pooler (PgBouncer, Supavisor on 6543). */
-  prepare?: boolean;
+  /** How long to wait for a connection before the query fails (default 2 s). */
+  connectTimeoutMs?: number;
 }
 
+// `date` as its text (YYYY-MM-DD), as PGlite gives it, rather than a Date at local midnight.
+const DATE_OID = 1082;
+const types = {
+  getTypeParser: (oid: number, format?: string) =>
+    oid === DATE_OID ? (value: string) => value : pg.types.getTypeParser(oid, format as "text"),
+};
+
+const on = (client: pg.Pool | pg.PoolClient): SqlQueryable => ({
+  async query<T extends SqlRow = SqlRow>(text: string, params: unknown[] = []): Promise<T[]> {
+    // Unnamed statements only: safe behind a transaction pooler (PgBouncer, Supavisor on 6543).
+    return (await client.query<T>({ text, values: params, types })).rows;
+  },
+  async exec(script: string): Promise<void> {
+    // Without parameters pg uses the simple protocol, which runs several statements.
+    await client.query(script);
+  },
+});
+
 export function createPostgresExecutor(url: string, options: PostgresOptions = {}): SqlExecutor {
-  const sql = postgres(url, {
+  const pool = new pg.Pool({
+    connectionString: url,
     max: options.max ?? 10,
-    prepare: options.prepare ?? true,
-    connect_timeout: 10,
-    idle_timeout: 60,
-    // `create ... if not exists` reports "already exists, skipping" as a notice on every start:
-    // expected, so not printed. Errors still throw.
-    onnotice: () => undefined,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 2_000,
+    idleTimeoutMillis: 60_000,
   });
-  const on = (runner: postgres.Sql | postgres.TransactionSql): SqlQueryable => ({
-    async query<T extends SqlRow = SqlRow>(text: string, params: unknown[] = []): Promise<T[]> {
-      const rows = await runner.unsafe(text, params as Params);
-      return rows as unknown as T[];
-    },
-    async exec(script: string): Promise<void> {
-      // Without parameters postgres.js uses the simple protocol, which runs several statements.
-      await runner.unsafe(script);
-    },
-  });
+  // A connection that dies while idle in the pool (the server restarted) is dropped by the pool;
+  // without a listener its error would end the process.
+  pool.on("error", () => undefined);
   return {
-    ...on(sql),
+    ...on(pool),
     async transaction<R>(work: (tx: SqlQueryable) => Promise<R>): Promise<R> {
-      // postgres.js types `begin` as returning UnwrapPromiseArray<R>; for a plain value it is R.
-      return (await sql.begin((tx) => work(on(tx)))) as R;
+      const client = await pool.connect();
+      // The server may go away mid-transaction: the query in flight rejects, and this listener
+      // keeps the client's own error event from ending the process.
+      const ignore = () => undefined;
+      client.on("error", ignore);
+      let broken: Error | undefined;
+      try {
+        await client.query("begin");
+        const result = await work(on(client));
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        // A client that cannot even roll back is discarded, not reused: its connection is gone.
+        await client.query("rollback").catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw error;
+      } finally {
+        client.off("error", ignore);
+        client.release(broken);
+      }
     },
     async close(): Promise<void> {
-      await sql.end({ timeout: 5 });
+      await pool.end();
     },
   };
 }
