@@ -48,6 +48,8 @@ export interface RunningServer {
 }
 
 const FUNCTIONS_PREFIX = "/functions/v1/";
+/** More than a site this size meets at once; a client opening thousands is refused, not served. */
+export const MAX_CONNECTIONS = 512;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const timestamp = () => new Date().toISOString().slice(11, 19);
@@ -118,7 +120,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   ) => {
     response.writeHead(503, { "Retry-After": "1" }).end();
   };
-  const server = createServer((request, response) => {
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
+    if (!URL.canParse(request.url ?? "/", "http://localhost")) {
+      // `GET //[`: not a path any page or function has. One line, no stack trace.
+      log.info(`${request.method} (malformed request target) 400`);
+      response.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
+      response.end("Bad Request\n");
+      return;
+    }
     const done = handle(request, response).catch((error: unknown) => {
       log.error(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
@@ -128,6 +137,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     void done.finally(() => inFlight.delete(done));
   });
   server.keepAliveTimeout = 5_000;
+  // Slow clients: the largest body is 4 KB of JSON, seconds on the slowest phone. Without these a
+  // client sending a byte every few seconds held a connection for five minutes. Node checks the
+  // timeouts every connectionsCheckingInterval (30 s by default), hence its lower value.
+  server.headersTimeout = 6_000;
+  server.requestTimeout = 10_000;
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(requestedPort, host, () => {

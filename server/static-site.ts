@@ -79,6 +79,18 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | nul
   return null;
 }
 
+/** The URL path decoded and normalised (`/a/%2e%2e/b` → `/b`), or null when it cannot name a file. */
+export function decodedSitePath(urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0")) return null;
+  return path.posix.normalize(decoded.startsWith("/") ? decoded : `/${decoded}`);
+}
+
 interface FileEntry {
   body: Buffer;
   etag: string;
@@ -99,16 +111,10 @@ export function createStaticSite(publicDir: string): StaticSite {
   // Compressed bodies by path, size and mtime: each file is compressed once per build.
   const compressed = new Map<string, Promise<Buffer>>();
 
-  async function find(urlPath: string): Promise<{ file: string; stats: Stats } | null> {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(urlPath);
-    } catch {
-      return null;
-    }
+  async function find(sitePath: string): Promise<{ file: string; stats: Stats } | null> {
     // The host's own configuration, not a page: hosts that read it never serve it.
-    if (decoded.includes("\0") || decoded === `/${HOST_HEADERS_FILE}`) return null;
-    const candidate = path.join(root, path.normalize(decoded));
+    if (sitePath === `/${HOST_HEADERS_FILE}`) return null;
+    const candidate = path.join(root, sitePath);
     if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
     for (const file of [candidate, path.join(candidate, "index.html")]) {
       const stats = await stat(file).catch((error: NodeJS.ErrnoException) => {
@@ -156,9 +162,12 @@ export function createStaticSite(publicDir: string): StaticSite {
         response.end("Method Not Allowed\n");
         return 405;
       }
-      let found = await find(url.pathname);
+      // Every rule is decided on the path the file system will see: `/static/..%2findex.html` is
+      // `/index.html`, and gets the page's rules, not /static/'s.
+      const sitePath = decodedSitePath(url.pathname);
+      let found = sitePath === null ? null : await find(sitePath);
       let status = 200;
-      let cacheControl = cacheControlFor(url.pathname);
+      let cacheControl = cacheControlFor(sitePath ?? "/");
       if (!found) {
         status = 404;
         cacheControl = REVALIDATE;
