@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { forwardedClientAddress, parseTrustedHops } from "../supabase/functions/_shared/client-address.ts";
 import { configWarnings, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
 import { createSmtpMailer } from "../supabase/functions/_shared/drivers/smtp-mailer.ts";
 import {
@@ -90,13 +91,13 @@ async function sendWebResponse(
   response.end(body);
 }
 
-function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers["x-forwarded-for"];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0].trim();
-    if (first) return first;
-  }
-  return request.socket.remoteAddress ?? "unknown";
+function clientAddress(request: IncomingMessage, trustedHops: number): string {
+  const forwarded = request.headers["x-forwarded-for"];
+  return forwardedClientAddress(
+    Array.isArray(forwarded) ? forwarded.join(", ") : forwarded,
+    request.socket.remoteAddress ?? "unknown",
+    trustedHops,
+  );
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -110,7 +111,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const host = env.HOST?.trim() || "127.0.0.1";
   const dataDir = path.resolve(ROOT, env.DATA_DIR?.trim() || ".data");
   const publicDir = path.resolve(ROOT, env.PUBLIC_DIR?.trim() || "public");
-  const trustProxy = env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true";
+  const trustedHops = parseTrustedHops(env.TRUST_PROXY);
 
   // Listen first (PORT=0 picks a free port), so the default SITE_URL can name the real port.
   const inFlight = new Set<Promise<void>>();
@@ -198,7 +199,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const webRequest = toWebRequest(request, requestUrl);
         const answer = isFunctionName(name)
           ? await handlers[name](webRequest, {
-              clientAddress: clientAddress(request, trustProxy),
+              clientAddress: clientAddress(request, trustedHops),
               note: (text) => (outcome = text),
             })
           : errorResponse(

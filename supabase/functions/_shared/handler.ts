@@ -3,6 +3,7 @@
  * the local stack (Node). Order of checks: CORS preflight, method, rate limit, size, media type,
  * body, then one transaction; a rejected request stores nothing and queues no mail.
  */
+import { rateLimitSubject } from "./client-address.ts";
 import type { Config } from "./config.ts";
 import { checkEmail } from "./email-address.ts";
 import { corsHeaders, errorResponse, jsonResponse, mediaType, readBodyLimited } from "./http.ts";
@@ -104,8 +105,8 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
   async function rateLimited(clientAddress: string, cors: Headers): Promise<Response | null> {
     const at = now().getTime();
     const windowStart = new Date(at - (at % RATE_WINDOW_MS));
-    // The bucket holds a hash, so the table never keeps client addresses.
-    const bucket = `${name}:${(await sha256Hex(clientAddress)).slice(0, 32)}`;
+    // The bucket holds a hash, so the table never keeps client addresses; IPv6 clients count by /64.
+    const bucket = `${name}:${(await sha256Hex(rateLimitSubject(clientAddress))).slice(0, 32)}`;
     const hits = await store.hit(bucket, windowStart);
     if (hits <= config.rateLimitPerMinute) return null;
     const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + RATE_WINDOW_MS - at) / 1000));

@@ -1,4 +1,4 @@
-import { checkEmail, maskEmail, WHATWG_EMAIL } from "../email-address.ts";
+import { checkEmail, mailboxKey, maskAddresses, maskEmail, WHATWG_EMAIL } from "../email-address.ts";
 
 // What a browser's <input type=email> accepts and rejects (the WHATWG "valid e-mail address").
 const ACCEPTED = [
@@ -88,5 +88,36 @@ describe("addresses in logs", () => {
   it("keeps the first letter and the domain only", () => {
     expect(maskEmail("ann.lee@example.com")).toBe("a•••@example.com");
     expect(maskEmail("nonsense")).toBe("•••");
+  });
+});
+
+describe("addresses in logged text", () => {
+  it("masks every address in a provider's error text", () => {
+    expect(maskAddresses("550 5.1.1 <Jane.Doe@example.com>: Recipient address rejected")).toBe(
+      "550 5.1.1 <J•••@example.com>: Recipient address rejected",
+    );
+    expect(maskAddresses("to ann+x@a.example and bob@b.example.org failed")).toBe(
+      "to a•••@a.example and b•••@b.example.org failed",
+    );
+  });
+
+  it("leaves text without an address, and masked text, as it is", () => {
+    expect(maskAddresses("connect ECONNREFUSED 127.0.0.1:2525")).toBe("connect ECONNREFUSED 127.0.0.1:2525");
+    expect(maskAddresses("a•••@example.com")).toBe("a•••@example.com");
+  });
+});
+
+describe("the mailbox of an address", () => {
+  it("is one for every +tag and every spelling of the local part's case", () => {
+    const mailbox = mailboxKey("victim@example.com");
+    for (const variant of ["victim+11@example.com", "Victim+20@Example.COM", "VICTIM@example.com"])
+      expect(mailboxKey(variant)).toBe(mailbox);
+  });
+
+  it("keeps different people apart", () => {
+    expect(mailboxKey("victim@example.com")).not.toBe(mailboxKey("victim2@example.com"));
+    expect(mailboxKey("victim@example.com")).not.toBe(mailboxKey("victim@example.org"));
+    // A local part that starts with + has no tag to drop.
+    expect(mailboxKey("+x@example.com")).toBe("+x@example.com");
   });
 });

@@ -6,6 +6,7 @@
  * `deno check`), because it uses Deno's globals.
  */
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
+import { supabaseClientAddress } from "../client-address.ts";
 import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
 import { createSmtpMailer } from "../drivers/smtp-mailer.ts";
 import { createFunctionHandler, type FunctionName } from "../handler.ts";
@@ -47,10 +48,10 @@ export function serveFunction(name: FunctionName): void {
   const port = Number(env.FUNCTION_PORT);
   const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
   Deno.serve(options, async (request, info) => {
-    // Supabase's proxy sets x-forwarded-for; its first entry is the visitor.
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0].trim();
-    const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : undefined;
-    const response = await handler(request, { clientAddress: forwarded || remote });
+    const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "unknown";
+    const response = await handler(request, {
+      clientAddress: supabaseClientAddress(request.headers, remote),
+    });
     const delivery = sender.deliverDue();
     afterAnswer(delivery);
     return response;
