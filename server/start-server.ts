@@ -18,7 +18,7 @@ import {
   isFunctionName,
 } from "../supabase/functions/_shared/handler.ts";
 import { corsHeaders, errorResponse } from "../supabase/functions/_shared/http.ts";
-import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import { type Logger, maskingLogger } from "../supabase/functions/_shared/logger.ts";
 import { createMailSender, type Mailer } from "../supabase/functions/_shared/mail-sender.ts";
 import {
   createSubscriberStore,
@@ -102,7 +102,7 @@ function clientAddress(request: IncomingMessage, trustedHops: number): string {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
-  const log = options.log ?? stdoutLogger;
+  const log = maskingLogger(options.log ?? stdoutLogger);
   // An empty PORT (`PORT= npm start`) means unset, not port 0.
   const requestedPort = Number(env.PORT?.trim() || 8000);
   if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {

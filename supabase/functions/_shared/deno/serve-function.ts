@@ -11,7 +11,7 @@ import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
 import { createSmtpMailer } from "../drivers/smtp-mailer.ts";
 import { createFunctionHandler, type FunctionName } from "../handler.ts";
 import { createLogMailer } from "../log-mailer.ts";
-import { consoleLogger } from "../logger.ts";
+import { consoleLogger, maskingLogger } from "../logger.ts";
 import { createMailSender } from "../mail-sender.ts";
 import { createSubscriberStore } from "../subscriber-store.ts";
 
@@ -23,7 +23,7 @@ interface EdgeRuntimeGlobal {
 const edgeRuntime = (globalThis as { EdgeRuntime?: EdgeRuntimeGlobal }).EdgeRuntime;
 
 export function serveFunction(name: FunctionName): void {
-  const log = consoleLogger;
+  const log = maskingLogger(consoleLogger);
   const env = Deno.env.toObject();
   const { config, smtpUrl } = parseFunctionEnvironment(env);
   if (!env.SITE_URL) log.warn(`SITE_URL is not set: links in mail point to ${config.siteUrl}`);
