@@ -30,20 +30,33 @@ async function parentAndChild(): Promise<{ parent: ChildProcess; child: number }
 (linux ? describe : describe.skip)("the PGlite folder's lock", () => {
   let dataDir: string;
   let processes: ChildProcess[] = [];
+  let children: number[] = [];
   const lockFile = () => path.join(dataDir, "pglite.pid");
 
   beforeEach(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), "lock-"));
   });
   afterEach(() => {
-    for (const child of processes) child.kill("SIGKILL");
+    for (const child of children) {
+      try {
+        process.kill(child, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    for (const parent of processes) {
+      parent.stdout?.destroy();
+      parent.kill("SIGKILL");
+    }
     processes = [];
+    children = [];
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("refuses while the process that holds it runs, naming it", async () => {
     const { parent, child } = await parentAndChild();
     processes.push(parent);
+    children.push(child);
     writeFileSync(lockFile(), `${child} ${startTime(child)}\n`);
     expect(() => lockDataDir(dataDir)).toThrow(`is in use by process ${child} (a running local stack?)`);
   });
@@ -51,6 +64,7 @@ async function parentAndChild(): Promise<{ parent: ChildProcess; child: number }
   it("is taken over from a holder killed with kill -9 that its parent has not reaped yet", async () => {
     const { parent, child } = await parentAndChild();
     processes.push(parent);
+    children.push(child);
     writeFileSync(lockFile(), `${child} ${startTime(child)}\n`);
     process.kill(child, "SIGKILL");
     while (procState(child) !== "Z") await new Promise((resolve) => setTimeout(resolve, 10));
@@ -64,6 +78,7 @@ async function parentAndChild(): Promise<{ parent: ChildProcess; child: number }
   it("is taken over when the number it names now belongs to another process", async () => {
     const { parent, child } = await parentAndChild();
     processes.push(parent);
+    children.push(child);
     const otherStart = String(Number(startTime(child)) - 1);
     writeFileSync(lockFile(), `${child} ${otherStart}\n`);
     expect(() => lockDataDir(dataDir)()).not.toThrow();
