@@ -44,17 +44,16 @@ export function createPostgresExecutor(url: string, options: PostgresOptions = {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 2_000,
     idleTimeoutMillis: 60_000,
   });
-  // A connection that dies while idle in the pool (the server restarted) is dropped by the pool;
-  // without a listener its error would end the process.
+  // A connection that dies (the server stopped) reports it as an error event, on the pool while
+  // it is idle and on the client while it is checked out or being closed. The query in flight, if
+  // any, rejects on its own; the event itself must not end the process, so every client gets a
+  // listener for its whole life.
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return {
     ...on(pool),
     async transaction<R>(work: (tx: SqlQueryable) => Promise<R>): Promise<R> {
       const client = await pool.connect();
-      // The server may go away mid-transaction: the query in flight rejects, and this listener
-      // keeps the client's own error event from ending the process.
-      const ignore = () => undefined;
-      client.on("error", ignore);
       let broken: Error | undefined;
       try {
         await client.query("begin");
@@ -68,7 +67,6 @@ export function createPostgresExecutor(url: string, options: PostgresOptions = {
         });
         throw error;
       } finally {
-        client.off("error", ignore);
         client.release(broken);
       }
     },
