@@ -49,7 +49,7 @@ export function createPostgresExecutor(url: string, options: PostgresOptions = {
   // any, rejects on its own; the event itself must not end the process, so every client gets a
   // listener for its whole life.
   pool.on("error", () => undefined);
-  pool.on("connect", (client) => client.on("error", () => undefined));
+  pool.on("connect", (client: pg.PoolClient) => client.on("error", () => undefined));
   return {
     ...on(pool),
     async transaction<R>(work: (tx: SqlQueryable) => Promise<R>): Promise<R> {
