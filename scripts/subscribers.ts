@@ -69,6 +69,8 @@ const COLUMNS: (keyof ExportRow)[] = [
   "unsubscribed_at",
   "consent_source",
   "consent_at",
+  "pending_consent_source",
+  "pending_consent_at",
 ];
 
 export function toCsv(rows: ExportRow[]): string {

@@ -65,7 +65,9 @@ describe("the subscribers command", () => {
 
     it("exports everyone as CSV, or only one status", async () => {
       const all = (await run(["export"], env)).trim().split("\r\n");
-      expect(all[0]).toBe("email,status,signed_up_at,confirmed_at,unsubscribed_at,consent_source,consent_at");
+      expect(all[0]).toBe(
+        "email,status,signed_up_at,confirmed_at,unsubscribed_at,consent_source,consent_at,pending_consent_source,pending_consent_at",
+      );
       expect(all).toHaveLength(4);
       const confirmed = (await run(["export", "--status", "confirmed"], env)).trim().split("\r\n");
       expect(confirmed).toHaveLength(2);

@@ -429,9 +429,25 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
       { headers: { referer: `${stack.origin}/?confirm=secret#newsletter` } },
     );
     const [row] = (await stack.server.store.list()).filter((subscriber) => subscriber.email === address);
-    expect(row).toMatchObject({ status: "pending", consent_source: `${stack.origin}/` });
-    expect(row.consent_at?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
-    expect(row.signed_up_at?.getTime()).toBe(row.consent_at?.getTime());
+    // Pending until the link is clicked; then it is the confirmed consent.
+    expect(row).toMatchObject({
+      status: "pending",
+      pending_consent_source: `${stack.origin}/`,
+      consent_source: null,
+    });
+    expect(row.pending_consent_at?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+    expect(row.signed_up_at?.getTime()).toBe(row.pending_consent_at?.getTime());
+    const [mail] = await mailsTo(stack, address);
+    await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") });
+    const [confirmed] = (await stack.server.store.list()).filter(
+      (subscriber) => subscriber.email === address,
+    );
+    expect(confirmed).toMatchObject({
+      status: "confirmed",
+      consent_source: `${stack.origin}/`,
+      consent_at: row.pending_consent_at,
+      pending_consent_source: null,
+    });
   });
 
   it("purges addresses left pending for a week, and keeps confirmed ones and younger pending ones", async () => {

@@ -13,7 +13,11 @@ import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../testi
 jest.setTimeout(60_000);
 
 const postgresUrl = testPostgresUrl();
-const limits = { resendCooldownSeconds: 60, confirmationMailsPerDay: 3 };
+const limits = {
+  resendCooldownSeconds: 60,
+  confirmationMailsPerDay: 3,
+  confirmationMailsPerClientPerDay: 1000,
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 (postgresUrl ? describe : describe.skip)("a resend while the previous mail is being recorded as sent", () => {

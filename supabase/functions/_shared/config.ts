@@ -18,10 +18,14 @@ export interface Config {
   listId: string;
   /** Signups per client address per minute. */
   rateLimitPerMinute: number;
-  /** Seconds between two confirmation mails to one address. */
+  /** Confirm and unsubscribe calls per client address per minute (mail links, one-click posts). */
+  linkRateLimitPerMinute: number;
+  /** Seconds between two confirmation mails to one mailbox. */
   resendCooldownSeconds: number;
-  /** Confirmation mails to one address per UTC day. */
+  /** Confirmation mails to one mailbox per UTC day (`ann+1@` and `Ann+2@` are one mailbox). */
   confirmationMailsPerDay: number;
+  /** Confirmation mails that signups from one client address may cause per UTC day. */
+  confirmationMailsPerClientPerDay: number;
   /** Hours a confirmation link stays valid. */
   confirmTokenTtlHours: number;
   /** Days after which a pending address that never confirmed is deleted. */
@@ -115,8 +119,10 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
     brandName,
     listId: `${newsletterName} <${slug(newsletterName)}.${host}>`,
     rateLimitPerMinute: readNumber(env, "RATE_LIMIT_PER_MINUTE", 10, 1),
+    linkRateLimitPerMinute: readNumber(env, "LINK_RATE_LIMIT_PER_MINUTE", 60, 1),
     resendCooldownSeconds: readNumber(env, "RESEND_COOLDOWN_SECONDS", 60, 0),
     confirmationMailsPerDay: readNumber(env, "CONFIRMATION_MAILS_PER_DAY", 3, 1),
+    confirmationMailsPerClientPerDay: readNumber(env, "CONFIRMATION_MAILS_PER_CLIENT_PER_DAY", 30, 1),
     confirmTokenTtlHours: readNumber(env, "CONFIRM_TOKEN_TTL_HOURS", 24, 0.001),
     purgePendingAfterDays: readNumber(env, "PURGE_PENDING_AFTER_DAYS", 7, 1),
     maxBodyBytes: readNumber(env, "MAX_BODY_BYTES", 4096, 256, 1_000_000),

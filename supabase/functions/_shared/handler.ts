@@ -102,13 +102,19 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
     );
   };
 
-  async function rateLimited(clientAddress: string, cors: Headers): Promise<Response | null> {
+  /** A hash of what the rate limits count for this client, so the tables never keep addresses. */
+  const clientKeyOf = async (clientAddress: string) =>
+    (await sha256Hex(rateLimitSubject(clientAddress))).slice(0, 32);
+
+  // Signups are limited tightly; the mail links' endpoints generously (a household clicking
+  // links, a mail provider posting one-click unsubscribes), but no longer without a bound.
+  const perMinute = name === "send-confirmation" ? config.rateLimitPerMinute : config.linkRateLimitPerMinute;
+
+  async function rateLimited(clientKey: string, cors: Headers): Promise<Response | null> {
     const at = now().getTime();
     const windowStart = new Date(at - (at % RATE_WINDOW_MS));
-    // The bucket holds a hash, so the table never keeps client addresses; IPv6 clients count by /64.
-    const bucket = `${name}:${(await sha256Hex(rateLimitSubject(clientAddress))).slice(0, 32)}`;
-    const hits = await store.hit(bucket, windowStart);
-    if (hits <= config.rateLimitPerMinute) return null;
+    const hits = await store.hit(`${name}:${clientKey}`, windowStart);
+    if (hits <= perMinute) return null;
     const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + RATE_WINDOW_MS - at) / 1000));
     return errorResponse(429, "rate_limited", "Too many requests. Please try again in a minute.", cors, {
       "Retry-After": String(retryAfter),
@@ -119,6 +125,7 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
     request: Request,
     body: Uint8Array<ArrayBuffer>,
     cors: Headers,
+    clientKey: string,
     info?: RequestInfo,
   ): Promise<Response> {
     if (mediaType(request) !== "application/json") {
@@ -139,6 +146,7 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
         now: now(),
         limits: config,
         confirmTokenTtlHours: config.confirmTokenTtlHours,
+        clientKey,
       });
     } catch (error) {
       return storageFailure(error, cors, info);
@@ -241,13 +249,12 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
         Allow: "POST, OPTIONS",
       });
     }
+    const clientKey = await clientKeyOf(info?.clientAddress ?? "unknown");
     try {
-      if (name === "send-confirmation") {
-        const limited = await rateLimited(info?.clientAddress ?? "unknown", cors);
-        if (limited) {
-          info?.note?.("rate_limited");
-          return limited;
-        }
+      const limited = await rateLimited(clientKey, cors);
+      if (limited) {
+        info?.note?.("rate_limited");
+        return limited;
       }
     } catch (error) {
       return storageFailure(error, cors, info);
@@ -273,7 +280,7 @@ export function createFunctionHandler(name: FunctionName, deps: HandlerDeps): Fu
     }
     try {
       return name === "send-confirmation"
-        ? await sendConfirmation(request, body, cors, info)
+        ? await sendConfirmation(request, body, cors, clientKey, info)
         : await confirmOrUnsubscribe(request, body, cors, info);
     } catch (error) {
       log.error(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -4,24 +4,34 @@
  * reads the row under a lock, asks, and writes the answer with its mail job in one transaction.
  */
 import { type SqlExecutor, type SqlQueryable, toDate } from "./sql-executor.ts";
+import { mailboxKey } from "./email-address.ts";
 import {
   decideConfirm,
   decideSignup,
   decideUnsubscribe,
+  mailHeldBack,
+  type MailHistory,
   mailsToday,
   type MailLimits,
   type SignupDecision,
+  type SignupState,
   type SubscriberStatus,
   utcDay,
 } from "./subscription-lifecycle.ts";
 import { newToken, sha256Hex } from "./tokens.ts";
 
+export interface SignupLimits extends MailLimits {
+  confirmationMailsPerClientPerDay: number;
+}
+
 export interface SignupInput {
   email: string;
   consentSource: string | null;
   now: Date;
-  limits: MailLimits;
+  limits: SignupLimits;
   confirmTokenTtlHours: number;
+  /** A hash of the client's address (see client-address.ts), for its daily cap; null: no cap. */
+  clientKey?: string | null;
 }
 
 export interface SignupResult {
@@ -53,8 +63,12 @@ export interface ExportRow {
   signed_up_at: Date | null;
   confirmed_at: Date | null;
   unsubscribed_at: Date | null;
+  /** The consent that was confirmed by a click on the mail's link. */
   consent_source: string | null;
   consent_at: Date | null;
+  /** The latest signup's consent, while it waits for its confirmation. */
+  pending_consent_source: string | null;
+  pending_consent_at: Date | null;
 }
 
 const STATUSES: readonly SubscriberStatus[] = ["pending", "confirmed", "unsubscribed"];
@@ -131,100 +145,140 @@ export function createSubscriberStore(db: SqlExecutor) {
 
     /**
      * A signup: creates or updates the address's row and, when a mail is due, its mail job, in
-     * one transaction. Concurrent signups of one address serialise on the row (the insert waits
-     * for the other's commit, then `for update` reads its result), so they make one row and one mail.
+     * one transaction. Every signup of one mailbox first locks that mailbox's row, so concurrent
+     * signups of one address (or of `ann+1@` and `ann+2@`) take turns: one row, and no more mail
+     * than the mailbox's cooldown and daily cap allow. Locks are taken mailbox → subscriber → job,
+     * the order `markSent` follows from the subscriber on.
      */
     async signup(input: SignupInput): Promise<SignupResult> {
-      const { email, now, consentSource } = input;
+      const { email, now, consentSource, limits } = input;
       const nowIso = now.toISOString();
+      const mailboxHash = await sha256Hex(mailboxKey(email));
       return db.transaction(async (tx) => {
-        const tokens = await mintTokens(now, input.confirmTokenTtlHours);
+        await tx.query(
+          `insert into mailbox_mail_limits (mailbox_hash, last_mail_at, mail_day, mails_on_day)
+           values ($1, 'epoch', $2::date, 0) on conflict (mailbox_hash) do nothing`,
+          [mailboxHash, utcDay(now)],
+        );
+        const [mailboxRow] = await tx.query<{
+          last_mail_at: unknown;
+          mail_day: string;
+          mails_on_day: number;
+        }>(
+          `select last_mail_at, mail_day::text as mail_day, mails_on_day
+           from mailbox_mail_limits where mailbox_hash = $1 for update`,
+          [mailboxHash],
+        );
+        const mailbox: MailHistory = {
+          mailQueuedAt: toDate(mailboxRow.last_mail_at),
+          mailDay: mailboxRow.mail_day,
+          mailsOnDay: Number(mailboxRow.mails_on_day),
+        };
+
         const inserted = await tx.query<{ id: string; email: string }>(
-          `insert into subscribers (email, status, confirm_token_hash, confirm_expires_at, unsubscribe_token_hash,
-             signed_up_at, mail_queued_at, mail_day, mails_on_day, consent_source, consent_at, updated_at)
-           values ($1, 'pending', $2, $3::timestamptz, $4, $5::timestamptz, $5::timestamptz, $6::date, 1, $7, $5::timestamptz, $5::timestamptz)
+          `insert into subscribers (email, status, signed_up_at, pending_consent_source, pending_consent_at, updated_at)
+           values ($1, 'pending', $2::timestamptz, $3, $2::timestamptz, $2::timestamptz)
            on conflict ((lower(email))) do nothing
            returning id, email`,
+          [email, nowIso, consentSource],
+        );
+        let row: { id: string; email: string };
+        let state: SignupState | null = null;
+        if (inserted.length === 1) {
+          row = inserted[0];
+        } else {
+          const [existing] = await tx.query<{
+            id: string;
+            email: string;
+            status: SubscriberStatus;
+            mail_queued_at: unknown;
+            mail_day: string | null;
+            mails_on_day: number;
+          }>(
+            `select id, email, status, mail_queued_at, mail_day::text as mail_day, mails_on_day
+             from subscribers where lower(email) = lower($1) for update`,
+            [email],
+          );
+          if (!existing) throw new Error("The subscriber row vanished between insert and select");
+          row = existing;
+          state = {
+            status: existing.status,
+            mailQueuedAt: toDate(existing.mail_queued_at),
+            mailDay: existing.mail_day,
+            mailsOnDay: Number(existing.mails_on_day),
+          };
+        }
+
+        let decision = decideSignup(state, now, limits);
+        if (decision.sendMail) {
+          const held = mailHeldBack(mailbox, now, limits);
+          if (held) decision = { status: "pending", sendMail: false, reason: `mailbox_${held}` };
+        }
+        if (decision.sendMail && input.clientKey) {
+          // Mails a client's signups caused today; counted only when a mail would go out.
+          const dayStart = new Date(`${utcDay(now)}T00:00:00.000Z`);
+          const [counted] = await tx.query<{ hits: number }>(
+            `insert into rate_limits (bucket, window_start, hits) values ($1, $2::timestamptz, 1)
+             on conflict (bucket, window_start) do update set hits = rate_limits.hits + 1
+             returning hits`,
+            [`mails-per-day:${input.clientKey}`, dayStart.toISOString()],
+          );
+          if (Number(counted.hits) > limits.confirmationMailsPerClientPerDay)
+            decision = { status: "pending", sendMail: false, reason: "client_daily_cap" };
+        }
+
+        // An unsubscribed address signing up again waits for a new confirmation; its earlier
+        // consent, confirmation and unsubscribe stay recorded until that confirmation comes.
+        const resubscribe = state?.status === "unsubscribed";
+        if (!decision.sendMail) {
+          if (resubscribe) {
+            await tx.query(
+              `update subscribers set status = 'pending', signed_up_at = $2::timestamptz, pending_consent_source = $3,
+                 pending_consent_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
+              [row.id, nowIso, consentSource],
+            );
+          }
+          return { decision, mailJobId: null };
+        }
+
+        await tx.query(
+          `update mailbox_mail_limits set last_mail_at = $2::timestamptz, mail_day = $3::date, mails_on_day = $4
+           where mailbox_hash = $1`,
+          [mailboxHash, nowIso, utcDay(now), mailsToday(mailbox, now) + 1],
+        );
+        // A fresh pair of tokens for the new mail: only hashes are stored, so the previous mail's
+        // links stop working and the newest mail is the one that counts.
+        const tokens = await mintTokens(now, input.confirmTokenTtlHours);
+        await tx.query(
+          `update subscribers set status = 'pending', confirm_token_hash = $2, confirm_expires_at = $3::timestamptz,
+             unsubscribe_token_hash = $4, mail_queued_at = $5::timestamptz, mail_day = $6::date, mails_on_day = $7,
+             signed_up_at = case when $8 then $5::timestamptz else signed_up_at end,
+             pending_consent_source = case when $8 then $9 else pending_consent_source end,
+             pending_consent_at = case when $8 then $5::timestamptz else pending_consent_at end,
+             updated_at = $5::timestamptz
+           where id = $1`,
           [
-            email,
+            row.id,
             tokens.confirmHash,
             tokens.expiresAt.toISOString(),
             tokens.unsubscribeHash,
             nowIso,
             utcDay(now),
+            (state ? mailsToday(state, now) : 0) + 1,
+            resubscribe,
             consentSource,
           ],
         );
-        if (inserted.length === 1) {
-          const mailJobId = await insertMailJob(tx, inserted[0].id, inserted[0].email, tokens, now);
-          return { decision: decideSignup(null, now, input.limits), mailJobId };
-        }
-
-        const [row] = await tx.query<{
-          id: string;
-          email: string;
-          status: SubscriberStatus;
-          mail_queued_at: unknown;
-          mail_day: string | null;
-          mails_on_day: number;
-        }>(
-          `select id, email, status, mail_queued_at, mail_day::text as mail_day, mails_on_day
-           from subscribers where lower(email) = lower($1) for update`,
-          [email],
+        // Older mails still queued (an SMTP outage) carry links that no longer work: only the
+        // newest goes out.
+        await tx.query(
+          `update mail_jobs set status = 'abandoned', payload = null, locked_until = null,
+             last_error = 'Superseded by a newer confirmation mail'
+           where subscriber_id = $1 and status = 'queued'`,
+          [row.id],
         );
-        if (!row) throw new Error("The subscriber row vanished between insert and select");
-        const state = {
-          status: row.status,
-          mailQueuedAt: toDate(row.mail_queued_at),
-          mailDay: row.mail_day,
-          mailsOnDay: Number(row.mails_on_day),
-        };
-        const decision = decideSignup(state, now, input.limits);
-        if (decision.sendMail) {
-          // A fresh pair of tokens for the new mail: only hashes are stored, so the previous
-          // mail's links stop working and the newest mail is the one that counts.
-          const resubscribe = row.status === "unsubscribed";
-          await tx.query(
-            `update subscribers set status = 'pending', confirm_token_hash = $2, confirm_expires_at = $3::timestamptz,
-               unsubscribe_token_hash = $4, mail_queued_at = $5::timestamptz, mail_day = $6::date, mails_on_day = $7,
-               signed_up_at = case when $8 then $5::timestamptz else signed_up_at end,
-               consent_source = case when $8 then $9 else consent_source end,
-               consent_at = case when $8 then $5::timestamptz else consent_at end,
-               updated_at = $5::timestamptz
-             where id = $1`,
-            [
-              row.id,
-              tokens.confirmHash,
-              tokens.expiresAt.toISOString(),
-              tokens.unsubscribeHash,
-              nowIso,
-              utcDay(now),
-              mailsToday(state, now) + 1,
-              resubscribe,
-              consentSource,
-            ],
-          );
-          // Older mails still queued (an SMTP outage) carry links that no longer work: only the
-          // newest goes out.
-          await tx.query(
-            `update mail_jobs set status = 'abandoned', payload = null, locked_until = null,
-               last_error = 'Superseded by a newer confirmation mail'
-             where subscriber_id = $1 and status = 'queued'`,
-            [row.id],
-          );
-          const mailJobId = await insertMailJob(tx, row.id, row.email, tokens, now);
-          return { decision, mailJobId };
-        }
-        if (row.status === "unsubscribed") {
-          // Back to pending without a mail (cooldown or daily cap): consent is recorded now,
-          // and a later signup sends the link.
-          await tx.query(
-            `update subscribers set status = 'pending', signed_up_at = $2::timestamptz, consent_source = $3,
-               consent_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
-            [row.id, nowIso, consentSource],
-          );
-        }
-        return { decision, mailJobId: null };
+        const mailJobId = await insertMailJob(tx, row.id, row.email, tokens, now);
+        return { decision, mailJobId };
       });
     },
 
@@ -240,8 +294,15 @@ export function createSubscriberStore(db: SqlExecutor) {
           now,
         );
         if (decision === "confirm") {
+          // The signup's consent becomes the confirmed one; an address that had refused mail
+          // (5xx) accepts it again now that a mail reached it.
           await tx.query(
-            `update subscribers set status = 'confirmed', confirmed_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
+            `update subscribers set status = 'confirmed', confirmed_at = $2::timestamptz,
+               consent_source = case when pending_consent_at is null then consent_source else pending_consent_source end,
+               consent_at = coalesce(pending_consent_at, consent_at),
+               pending_consent_source = null, pending_consent_at = null,
+               undeliverable_at = null, undeliverable_reason = null, updated_at = $2::timestamptz
+             where id = $1`,
             [row.id, now.toISOString()],
           );
           return "confirmed";
@@ -343,16 +404,30 @@ export function createSubscriberStore(db: SqlExecutor) {
       return toDate(row?.due);
     },
 
-    /** Deletes pending addresses that never confirmed and rate-limit windows nobody reads any more. */
+    /**
+     * Tidies what nobody needs any more: addresses that signed up, never confirmed and have no
+     * history are deleted; an unsubscribed address whose new signup was never confirmed goes back
+     * to unsubscribed, its unsubscribe kept (the purge never deletes one); and counters of days
+     * and windows that are over.
+     */
     async purge(now: Date, pendingAfterDays: number): Promise<{ subscribers: number }> {
       const cutoff = new Date(now.getTime() - pendingAfterDays * 86_400_000).toISOString();
       const deleted = await db.query(
-        `delete from subscribers where status = 'pending' and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz returning id`,
+        `delete from subscribers where status = 'pending' and unsubscribed_at is null and confirmed_at is null
+           and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz returning id`,
         [cutoff],
       );
-      await db.query(`delete from rate_limits where window_start < $1::timestamptz`, [
-        new Date(now.getTime() - 3_600_000).toISOString(),
-      ]);
+      await db.query(
+        `update subscribers set status = 'unsubscribed', pending_consent_source = null, pending_consent_at = null,
+           confirm_token_hash = null, confirm_expires_at = null, updated_at = $2::timestamptz
+         where status = 'pending' and unsubscribed_at is not null
+           and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz`,
+        [cutoff, now.toISOString()],
+      );
+      // Per-minute windows and the per-day client counts (kept two days, so today's is whole).
+      const twoDaysAgo = new Date(now.getTime() - 2 * 86_400_000).toISOString();
+      await db.query(`delete from rate_limits where window_start < $1::timestamptz`, [twoDaysAgo]);
+      await db.query(`delete from mailbox_mail_limits where last_mail_at < $1::timestamptz`, [twoDaysAgo]);
       return { subscribers: deleted.length };
     },
 
@@ -370,7 +445,8 @@ export function createSubscriberStore(db: SqlExecutor) {
 
     async list(status?: SubscriberStatus): Promise<ExportRow[]> {
       const rows = await db.query<Record<keyof ExportRow, unknown>>(
-        `select email, status, signed_up_at, confirmed_at, unsubscribed_at, consent_source, consent_at
+        `select email, status, signed_up_at, confirmed_at, unsubscribed_at, consent_source, consent_at,
+           pending_consent_source, pending_consent_at
          from subscribers where ($1::text is null or status = $1::text) order by signed_up_at, email`,
         [status ?? null],
       );
@@ -382,6 +458,9 @@ export function createSubscriberStore(db: SqlExecutor) {
         unsubscribed_at: toDate(row.unsubscribed_at),
         consent_source: row.consent_source === null ? null : String(row.consent_source),
         consent_at: toDate(row.consent_at),
+        pending_consent_source:
+          row.pending_consent_source === null ? null : String(row.pending_consent_source),
+        pending_consent_at: toDate(row.pending_consent_at),
       }));
     },
   };

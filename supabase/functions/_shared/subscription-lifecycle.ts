@@ -22,7 +22,17 @@ export interface MailLimits {
 
 export type SignupDecision =
   | { status: "pending"; sendMail: true; reason: "new" | "resend" | "resubscribe" }
-  | { status: SubscriberStatus; sendMail: false; reason: "cooldown" | "daily_cap" | "already_confirmed" };
+  | {
+      status: SubscriberStatus;
+      sendMail: false;
+      reason:
+        | "cooldown"
+        | "daily_cap"
+        | "already_confirmed"
+        | "mailbox_cooldown"
+        | "mailbox_daily_cap"
+        | "client_daily_cap";
+    };
 
 export const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 
@@ -43,13 +53,30 @@ export function decideSignup(current: SignupState | null, now: Date, limits: Mai
   // An unsubscribed address goes back to pending and must confirm again, even when no mail may
   // be sent right now; it can sign up again after the cooldown to get its link.
   const status = "pending";
-  const cooling =
-    current.mailQueuedAt !== null &&
-    now.getTime() - current.mailQueuedAt.getTime() < limits.resendCooldownSeconds * 1000;
-  if (cooling) return { status, sendMail: false, reason: "cooldown" };
-  if (mailsToday(current, now) >= limits.confirmationMailsPerDay)
-    return { status, sendMail: false, reason: "daily_cap" };
+  const held = mailHeldBack(current, now, limits);
+  if (held) return { status, sendMail: false, reason: held };
   return { status, sendMail: true, reason: current.status === "unsubscribed" ? "resubscribe" : "resend" };
+}
+
+/** The confirmation mails a mailbox (or an address) got lately: when the last, how many today. */
+export type MailHistory = Pick<SignupState, "mailQueuedAt" | "mailDay" | "mailsOnDay">;
+
+/**
+ * Why another confirmation mail may not go out now, or null when it may: the cooldown since the
+ * last one, or the day's cap. Applied to the address's own row and to its whole mailbox, so
+ * `victim+1@…` … `victim+20@…` fill no inbox.
+ */
+export function mailHeldBack(
+  history: MailHistory,
+  now: Date,
+  limits: MailLimits,
+): "cooldown" | "daily_cap" | null {
+  const cooling =
+    history.mailQueuedAt !== null &&
+    now.getTime() - history.mailQueuedAt.getTime() < limits.resendCooldownSeconds * 1000;
+  if (cooling) return "cooldown";
+  if (mailsToday(history, now) >= limits.confirmationMailsPerDay) return "daily_cap";
+  return null;
 }
 
 export type ConfirmDecision = "confirm" | "already_confirmed" | "expired";
