@@ -215,8 +215,9 @@ async function stackScenario(name: string, extraEnv: Record<string, string>): Pr
     PORT: "0",
     DATA_DIR: dataDir,
     PUBLIC_DIR: path.join(dataDir, "no-site"),
-    // One client sends everything here; the per-address limit would measure 429s.
+    // One client sends everything here; the per-client limits would measure 429s and held mail.
     RATE_LIMIT_PER_MINUTE: "100000000",
+    CONFIRMATION_MAILS_PER_CLIENT_PER_DAY: "100000000",
     // Never the operator's own mail server or database from the shell: mail goes to the outbox,
     // data to PGlite unless the scenario names a database.
     SMTP_URL: "",

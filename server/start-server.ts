@@ -173,6 +173,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     log.info(`mail: ${mailer.description}`);
 
     const store = createSubscriberStore(storage.db);
+    if (storage.exclusive) {
+      // The mail a crashed run had claimed goes out now, not when its lease runs out.
+      const freed = await store.releaseAllClaims();
+      if (freed > 0)
+        log.warn(`${freed} mail jobs were claimed by a process that stopped; sending them again`);
+    }
     const sender = createMailSender({ store, mailer, config, log, now: options.now });
     const worker = startMailWorker(sender, store, log, options.now);
     const handlers = Object.fromEntries(

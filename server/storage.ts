@@ -21,6 +21,8 @@ export interface Storage {
   /** For the start-up log, without credentials: "PostgreSQL db.example.com:5432/app", "PGlite .data/pglite". */
   description: string;
   migrations: MigrationReport;
+  /** Only this process uses the database (PGlite): anything another process held, it held when it died. */
+  exclusive: boolean;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     const db = createPostgresExecutor(options.databaseUrl);
     try {
       const migrations = await migrate(db);
-      return { db, description, migrations, close: () => db.close() };
+      return { db, description, migrations, exclusive: false, close: () => db.close() };
     } catch (error) {
       await db.close();
       throw error;
@@ -58,6 +60,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       db,
       description: `PGlite ${folder}`,
       migrations,
+      exclusive: true,
       async close() {
         try {
           await db.close();

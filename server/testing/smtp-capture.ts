@@ -16,7 +16,23 @@ export interface SmtpCapture {
   waitForMails(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
 }
 
-export async function createSmtpCapture(options: { secure?: boolean } = {}): Promise<SmtpCapture> {
+export interface SmtpCaptureOptions {
+  /** Implicit TLS (smtps) with smtp-server's self-signed certificate. */
+  secure?: boolean;
+  /** Refuses these recipients at RCPT TO with the given reply, e.g. `550 5.1.1 <x@y> unknown`. */
+  rejectRecipient?: (address: string) => string | undefined;
+  /** Holds each message this long before accepting it, so a test can stop a sender mid-batch. */
+  acceptDelayMs?: number;
+}
+
+/** smtp-server answers a callback's error with its `responseCode` and message. */
+function smtpReply(reply: string): Error {
+  const error = new Error(reply.replace(/^\d{3}\s*/, "")) as Error & { responseCode: number };
+  error.responseCode = Number(reply.slice(0, 3));
+  return error;
+}
+
+export async function createSmtpCapture(options: SmtpCaptureOptions = {}): Promise<SmtpCapture> {
   const port = await freePort();
   const mails: ParsedMail[] = [];
   let server: SMTPServer | null = null;
@@ -33,12 +49,17 @@ export async function createSmtpCapture(options: { secure?: boolean } = {}): Pro
         authOptional: true,
         disabledCommands: options.secure ? ["AUTH"] : ["STARTTLS", "AUTH"],
         logger: false,
+        onRcptTo(address, _session, callback) {
+          const refusal = options.rejectRecipient?.(address.address);
+          callback(refusal ? smtpReply(refusal) : undefined);
+        },
         onData(stream, _session, callback) {
           simpleParser(stream).then(
-            (mail) => {
-              mails.push(mail);
-              callback();
-            },
+            (mail) =>
+              setTimeout(() => {
+                mails.push(mail);
+                callback();
+              }, options.acceptDelayMs ?? 0),
             (error: Error) => callback(error),
           );
         },

@@ -97,6 +97,7 @@ export async function startTestStack(
     DATA_DIR: dataDir,
     PUBLIC_DIR: path.join(dataDir, "no-site"),
     RATE_LIMIT_PER_MINUTE: "100000",
+    CONFIRMATION_MAILS_PER_CLIENT_PER_DAY: "100000",
     MAIL_RETRY_BASE_SECONDS: "0.2",
     MAIL_RETRY_MAX_SECONDS: "1",
     ...(database ? { DATABASE_URL: database.url } : {}),

@@ -9,6 +9,7 @@ import { confirmationMail, confirmUrl, type MailMessage } from "./confirmation-m
 import { maskEmail } from "./email-address.ts";
 import type { Logger } from "./logger.ts";
 import type { SubscriberStore } from "./subscriber-store.ts";
+import { smtpFailureKind } from "./smtp-failure.ts";
 import { retryDelaySeconds } from "./subscription-lifecycle.ts";
 
 /** A mail transport: SMTP, an outbox folder, a log. Resolves once the mail is accepted. */
@@ -30,8 +31,14 @@ export interface MailSenderDeps {
 /** Jobs per claim, and claims per run: one run is bounded; the next kick continues. */
 const BATCH = 10;
 const MAX_BATCHES_PER_RUN = 50;
-/** How long a claimed job is reserved for this sender before another may take it over. */
-const LOCK_SECONDS = 120;
+/**
+ * How long a claimed job is reserved for this sender before another may take it over, and how
+ * often a sender renews that lease while it is still sending. Short, so the jobs a crashed
+ * process held go out within seconds of their lease running out; renewed, so a slow SMTP server
+ * does not let a second sender take a job that is still being sent.
+ */
+const LEASE_SECONDS = 10;
+const RENEW_EVERY_MS = 3_000;
 const PURGE_EVERY_MS = 3_600_000;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -72,8 +79,14 @@ export function createMailSender(deps: MailSenderDeps) {
         links: { confirm: confirmUrl(config, payload.confirmToken) },
       });
     } catch (error) {
-      const delay = retryDelaySeconds(job.attempts, config.mailRetryBaseSeconds, config.mailRetryMaxSeconds);
       const reason = errorMessage(error);
+      if (smtpFailureKind(error) === "permanent") {
+        // Trying again would be refused again (and look like abuse to the provider).
+        await store.markRejected(job.id, reason, now());
+        log.warn(`mail to ${maskEmail(job.recipient)} refused for good, not retried: ${reason}`);
+        return;
+      }
+      const delay = retryDelaySeconds(job.attempts, config.mailRetryBaseSeconds, config.mailRetryMaxSeconds);
       await store.markFailed(job.id, reason, new Date(now().getTime() + delay * 1000));
       log.warn(
         `mail to ${maskEmail(job.recipient)} failed (attempt ${job.attempts}), retrying in ${delay}s: ${reason}`,
@@ -102,11 +115,22 @@ export function createMailSender(deps: MailSenderDeps) {
   async function run(): Promise<void> {
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !(stopping && batch > 0); batch++) {
       const at = now();
-      const jobs = await store.claimDueJobs(at, new Date(at.getTime() + LOCK_SECONDS * 1000), BATCH);
+      const jobs = await store.claimDueJobs(at, new Date(at.getTime() + LEASE_SECONDS * 1000), BATCH);
       if (jobs.length === 0) break;
+      const renewal = setInterval(() => {
+        const until = new Date(now().getTime() + LEASE_SECONDS * 1000);
+        store
+          .renewClaims(
+            jobs.map((job) => job.id),
+            until,
+          )
+          .catch((error: unknown) => log.warn(`mail sender: lease not renewed: ${errorMessage(error)}`));
+      }, RENEW_EVERY_MS);
       // One failing job must not stop the others: each is settled on its own, and a run only ends
       // (for shutdown, too) once every send it started has.
-      const settled = await Promise.allSettled(jobs.map((job) => deliver(job)));
+      const settled = await Promise.allSettled(jobs.map((job) => deliver(job))).finally(() =>
+        clearInterval(renewal),
+      );
       for (const outcome of settled) {
         // The job stays queued (or locked until it may be taken over) and is tried again.
         if (outcome.status === "rejected") log.error(`mail sender: ${errorMessage(outcome.reason)}`);

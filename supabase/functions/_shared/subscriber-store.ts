@@ -387,6 +387,52 @@ export function createSubscriberStore(db: SqlExecutor) {
       );
     },
 
+    /** Extends the lease on jobs this sender is still sending (see `claimDueJobs`). */
+    async renewClaims(jobIds: string[], lockedUntil: Date): Promise<void> {
+      if (jobIds.length === 0) return;
+      await db.query(
+        `update mail_jobs set locked_until = $2::timestamptz where id = any($1::uuid[]) and status = 'queued'`,
+        [jobIds, lockedUntil.toISOString()],
+      );
+    },
+
+    /**
+     * Frees every claim at once. Only for a database one process owns (PGlite): whatever is
+     * claimed when that process starts was claimed by one that died. A mail its SMTP server had
+     * accepted just before the crash goes out again: at most the one batch that was in flight.
+     */
+    async releaseAllClaims(): Promise<number> {
+      const rows = await db.query(
+        `update mail_jobs set locked_until = null where status = 'queued' and locked_until is not null returning id`,
+      );
+      return rows.length;
+    },
+
+    /**
+     * The SMTP server refused the address for good (5xx): the job fails now, and the address gets
+     * no further mail until it signs up and confirms again. Locks subscriber before job, as
+     * `markSent` does.
+     */
+    async markRejected(jobId: string, error: string, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [subscriber] = await tx.query<{ id: string }>(
+          `select id from subscribers where id = (select subscriber_id from mail_jobs where id = $1) for update`,
+          [jobId],
+        );
+        await tx.query(
+          `update mail_jobs set status = 'abandoned', payload = null, locked_until = null, last_error = $2 where id = $1`,
+          [jobId, error.slice(0, 1000)],
+        );
+        if (subscriber) {
+          await tx.query(
+            `update subscribers set undeliverable_at = $2::timestamptz, undeliverable_reason = $3, updated_at = $2::timestamptz
+             where id = $1`,
+            [subscriber.id, now.toISOString(), error.slice(0, 1000)],
+          );
+        }
+      });
+    },
+
     /** A job whose link has expired is pointless to send; it is kept, marked, for the operator. */
     async markAbandoned(jobId: string, error: string): Promise<void> {
       await db.query(
