@@ -1,9 +1,23 @@
-import { writeFile } from "fs/promises";
+import { mkdir, writeFile } from "fs/promises";
 import path from "path";
-import type { GatsbyNode } from "gatsby";
+import type { GatsbyNode, Reporter } from "gatsby";
 import { hostHeaders, HOST_HEADERS_FILE } from "./server/host-headers";
 import { siteConnectOrigins } from "./server/security-headers";
-import { checkContent, contentTypes, toTypeDefs } from "./src/content/schema";
+import { readBrand } from "./src/content/read-brand";
+import { checkContent, contentTypes, toTypeDefs, type EffectPages } from "./src/content/schema";
+import {
+  effectsDir,
+  loadEffects,
+  publicationDay,
+  PUBLICATION_RECORD,
+  publishedEffects,
+  type Effect,
+  type PublicationRecord,
+} from "./src/effects/effects";
+import { jsonFeed, rssFeed } from "./src/effects/feeds";
+import { mailEdition } from "./src/effects/mail";
+import { JSON_FEED_PATH, mailEditionPath, RSS_PATH } from "./src/effects/paths";
+import { archivePages, effectPages } from "./src/effects/publication";
 
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the
 // build with its name, not render `null` (https://www.gatsbyjs.com/docs/reference/graphql-data-layer/schema-customization/).
@@ -37,18 +51,110 @@ export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = ({ getNodesByType,
   }
 };
 
+interface Publication {
+  published: Effect[];
+  record: PublicationRecord;
+}
+
+/**
+ * The Effects this build publishes, or null after telling the reporter what is wrong (the build
+ * then stops). Read once per build, so the pages, the feeds and the mail editions agree.
+ */
+let publication: Publication | null = null;
+function readPublication(reporter: Reporter): Publication | null {
+  if (publication) return publication;
+  const dir = effectsDir();
+  const { effects, problems } = loadEffects(dir);
+  if (problems.length > 0) {
+    reporter.panicOnBuild(`The Effects of the Day have problems:\n${problems.join("\n")}`);
+    return null;
+  }
+  const { timeZone } = readBrand();
+  let today: string;
+  try {
+    today = publicationDay(timeZone);
+  } catch (error) {
+    reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
+    return null;
+  }
+  const published = publishedEffects(effects, today);
+  reporter.info(
+    `Effects of the Day: ${published.length} published up to ${today} (${timeZone}), ` +
+      `${effects.length - published.length} scheduled for later, from ${path.relative(process.cwd(), dir)}`,
+  );
+  publication = { published, record: { today, effectsDir: dir } };
+  return publication;
+}
+
+// One page per published Effect and the archive; pre-rendered like the landing page. The pages
+// get the finished HTML, so no Markdown code reaches the browser.
+export const createPages: GatsbyNode["createPages"] = ({ actions, reporter }) => {
+  const found = readPublication(reporter);
+  if (!found) return;
+  const { siteUrl, timeZone } = readBrand();
+  for (const page of effectPages(found.published, siteUrl, timeZone)) {
+    actions.createPage({ ...page, component: path.resolve("src/templates/effect.tsx") });
+  }
+  for (const page of archivePages(found.published, timeZone)) {
+    actions.createPage({ ...page, component: path.resolve("src/templates/effect-archive.tsx") });
+  }
+};
+
+/** The feeds and each published Effect's mail edition, beside the pages. */
+type FeedAndMailTexts = Pick<EffectPages, "name" | "description" | "mail">;
+
+async function writeEffectFiles(found: Publication, texts: FeedAndMailTexts): Promise<void> {
+  const brand = readBrand();
+  const source = {
+    published: found.published,
+    siteUrl: brand.siteUrl,
+    timeZone: brand.timeZone,
+    brandName: brand.name,
+    authorName: brand.author.name,
+    name: texts.name,
+    description: texts.description,
+  };
+  const write = async (urlPath: string, body: string) => {
+    const file = path.join("public", ...urlPath.split("/"));
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, body);
+  };
+  await write(RSS_PATH, rssFeed(source));
+  await write(JSON_FEED_PATH, jsonFeed(source));
+  for (const effect of found.published) {
+    const edition = mailEdition(effect, { siteUrl: brand.siteUrl, texts });
+    await write(mailEditionPath(effect.date), `${JSON.stringify(edition, null, 2)}\n`);
+  }
+  // Which day and which Effects this build published, so a test or `npm start` can tell a build
+  // made for another day from a current one (scripts/site-build.ts).
+  await mkdir(".cache", { recursive: true });
+  await writeFile(PUBLICATION_RECORD, `${JSON.stringify(found.record)}\n`);
+}
+
 // robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml;
 // _headers gives hosts that read it the local stack's security and cache headers.
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
-  const result = await graphql<{ brand: { siteUrl: string } }>(`
-    query RobotsTxt {
+  const result = await graphql<{ brand: { siteUrl: string }; effectPages: FeedAndMailTexts }>(`
+    query PostBuildFiles {
       brand {
         siteUrl
+      }
+      effectPages {
+        name
+        description
+        mail {
+          readOnlineLabel
+          reasonText
+          unsubscribeLabel
+        }
       }
     }
   `);
   if (result.errors || !result.data) {
-    reporter.panicOnBuild("Could not read the site's address for robots.txt", result.errors);
+    reporter.panicOnBuild(
+      "Could not read the content for robots.txt, the feeds and the mail editions",
+      result.errors,
+    );
     return;
   }
   const siteUrl = result.data.brand.siteUrl.replace(/\/$/, "");
@@ -60,4 +166,6 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
     path.join("public", HOST_HEADERS_FILE),
     hostHeaders("public", siteConnectOrigins(process.env)),
   );
+  const found = readPublication(reporter);
+  if (found) await writeEffectFiles(found, result.data.effectPages);
 };

@@ -90,6 +90,7 @@ export const query = graphql`
       text
       emailLabel
       placeholder
+      archiveLabel
     }
     submitLabel
     pendingLabel

@@ -4,6 +4,7 @@ import type {
   Brand,
   Channels,
   CoreValues as CoreValuesContent,
+  EffectPages,
   Landing,
   Newsletter,
   Story,
@@ -30,6 +31,7 @@ export interface LandingPageData {
   channels: Channels;
   coreValues: CoreValuesContent;
   newsletter: Newsletter;
+  effectPages: Pick<EffectPages, "name">;
 }
 
 export default function IndexPage({ data }: PageProps<LandingPageData>) {
@@ -42,9 +44,7 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
   };
   return (
     <NewsletterProvider texts={newsletter} brandName={brand.name}>
-      <Layout
-        footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} note={landing.footer.note} />}
-      >
+      <Layout footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}>
         <Hero brand={brand} image={heroImage.childImageSharp.gatsbyImageData} />
         <EpisodeOne section={landing.episodeOne} videoUrl={urls.video} />
         <StorySection id="my-why" story={story.why} />
@@ -61,6 +61,7 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
 export const Head: HeadFC<LandingPageData> = ({ data, location }) => (
   <Seo
     brand={data.brand}
+    newsletterName={data.effectPages.name}
     pathname={location.pathname}
     structuredData={landingStructuredData(data.brand, data.channels.items)}
   />
@@ -104,7 +105,7 @@ export const query = graphql`
         listenLabel
       }
       footer {
-        note
+        ...FooterContent
       }
     }
     story {
@@ -137,6 +138,9 @@ export const query = graphql`
     }
     newsletter {
       ...NewsletterContent
+    }
+    effectPages {
+      name
     }
   }
 

@@ -37,6 +37,13 @@ describe("checking a content file", () => {
     ]);
   });
 
+  it("rejects a time zone that is not an IANA name", () => {
+    const data = { ...brand(), timeZone: "Eastern" };
+    expect(checkContent(brandSpec, data)).toEqual([
+      '"timeZone" must be a time zone name such as "America/New_York" or "Europe/Paris" (got "Eastern")',
+    ]);
+  });
+
   it("points into lists by position and checks a channel's kind", () => {
     const channels = readContent<{ items: Record<string, unknown>[] }>("channels");
     channels.items[2] = { ...channels.items[2], kind: "radio" };
