@@ -14,9 +14,7 @@ import {
   type Effect,
   type PublicationRecord,
 } from "./src/effects/effects";
-import { jsonFeed, rssFeed } from "./src/effects/feeds";
-import { mailEdition } from "./src/effects/mail";
-import { JSON_FEED_PATH, mailEditionPath, RSS_PATH } from "./src/effects/paths";
+import { writeEffectFiles } from "./src/effects/effect-files";
 import { archivePages, effectPages } from "./src/effects/publication";
 
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the
@@ -100,39 +98,11 @@ export const createPages: GatsbyNode["createPages"] = ({ actions, reporter }) =>
   }
 };
 
-/** The feeds and each published Effect's mail edition, beside the pages. */
 type FeedAndMailTexts = Pick<EffectPages, "name" | "description" | "mail">;
 
-async function writeEffectFiles(found: Publication, texts: FeedAndMailTexts): Promise<void> {
-  const brand = readBrand();
-  const source = {
-    published: found.published,
-    siteUrl: brand.siteUrl,
-    timeZone: brand.timeZone,
-    brandName: brand.name,
-    authorName: brand.author.name,
-    name: texts.name,
-    description: texts.description,
-  };
-  const write = async (urlPath: string, body: string) => {
-    const file = path.join("public", ...urlPath.split("/"));
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, body);
-  };
-  await write(RSS_PATH, rssFeed(source));
-  await write(JSON_FEED_PATH, jsonFeed(source));
-  for (const effect of found.published) {
-    const edition = mailEdition(effect, { siteUrl: brand.siteUrl, texts });
-    await write(mailEditionPath(effect.date), `${JSON.stringify(edition, null, 2)}\n`);
-  }
-  // Which day and which Effects this build published, so a test or `npm start` can tell a build
-  // made for another day from a current one (scripts/site-build.ts).
-  await mkdir(".cache", { recursive: true });
-  await writeFile(PUBLICATION_RECORD, `${JSON.stringify(found.record)}\n`);
-}
-
 // robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml;
-// _headers gives hosts that read it the local stack's security and cache headers.
+// _headers gives hosts that read it the local stack's security and cache headers; the Effects get
+// their feeds and mail editions beside their pages.
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
   const result = await graphql<{ brand: { siteUrl: string }; effectPages: FeedAndMailTexts }>(`
     query PostBuildFiles {
@@ -167,5 +137,14 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
     hostHeaders("public", siteConnectOrigins(process.env)),
   );
   const found = readPublication(reporter);
-  if (found) await writeEffectFiles(found, result.data.effectPages);
+  if (!found) return;
+  await writeEffectFiles("public", {
+    published: found.published,
+    brand: readBrand(),
+    texts: result.data.effectPages,
+  });
+  // Which day and which Effects this build published, so a test or `npm start` can tell a build
+  // made for another day from a current one (scripts/site-build.ts).
+  await mkdir(".cache", { recursive: true });
+  await writeFile(PUBLICATION_RECORD, `${JSON.stringify(found.record)}\n`);
 };
