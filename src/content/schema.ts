@@ -165,6 +165,12 @@ export const effectFields = {
   body: "markdown",
 } as const satisfies ObjectSpec;
 
+/** The GraphQL names of the shapes several fields share; any other nested type is named by its path. */
+const SHARED_TYPE_NAMES = new Map<ObjectSpec, string>([
+  [storySection, "StorySection"],
+  [linkScreen, "LinkScreen"],
+]);
+
 export const contentTypes: readonly ContentType[] = [
   { file: "brand", typeName: "Brand", fields: brandFields },
   { file: "landing", typeName: "Landing", fields: landingFields },
@@ -207,7 +213,7 @@ const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.sli
 export function toTypeDefs(types: readonly ContentType[] = contentTypes): string {
   const defs: string[] = [];
   // A sub-description shared by several fields (the story sections, the link screens) becomes one
-  // GraphQL type, named after its first use, so one fragment serves every field of that shape.
+  // GraphQL type, named for what it is, so one fragment serves every field of that shape.
   const named = new Map<ObjectSpec, string>();
   const fieldType = (spec: FieldSpec, nestedName: string): string => {
     if (Array.isArray(spec)) {
@@ -217,9 +223,10 @@ export function toTypeDefs(types: readonly ContentType[] = contentTypes): string
     if (isObjectSpec(spec)) {
       const existing = named.get(spec);
       if (existing) return `${existing}!`;
-      named.set(spec, nestedName);
-      defineObject(nestedName, spec, "");
-      return `${nestedName}!`;
+      const name = SHARED_TYPE_NAMES.get(spec) ?? nestedName;
+      named.set(spec, name);
+      defineObject(name, spec, "");
+      return `${name}!`;
     }
     return "String!";
   };

@@ -1,5 +1,5 @@
 import { archivePath } from "../effects/paths";
-import { useNewsletterTexts } from "./newsletter-context";
+import { useNewsletterTexts } from "./use-newsletter";
 import { SignupForm } from "./signup-form";
 import { useSignup } from "./use-signup";
 

@@ -90,19 +90,10 @@ export const query = graphql`
     }
     landing {
       episodeOne {
-        title
-        text
-        buttonLabel
+        ...EpisodeOneContent
       }
       closing {
-        title
-        text
-        videoLabel
-        podcastLabel
-        photoLabel
-        signUpLabel
-        watchLabel
-        listenLabel
+        ...ClosingContent
       }
       footer {
         ...FooterContent
@@ -117,24 +108,10 @@ export const query = graphql`
       }
     }
     channels {
-      title
-      intro
-      items {
-        kind
-        name
-        platform
-        description
-        url
-        linkLabel
-      }
+      ...MovementContent
     }
     coreValues {
-      title
-      intro
-      items {
-        title
-        description
-      }
+      ...CoreValuesContent
     }
     newsletter {
       ...NewsletterContent
@@ -142,10 +119,5 @@ export const query = graphql`
     effectPages {
       name
     }
-  }
-
-  fragment StoryContent on StoryWhy {
-    title
-    paragraphs
   }
 `;

@@ -77,12 +77,7 @@ export const query = graphql`
   fragment EffectPagesContent on EffectPages {
     name
     archive {
-      title
-      intro
-      emptyText
-      pageLabel
-      newerLabel
-      olderLabel
+      ...EffectArchiveContent
     }
     effect {
       eyebrow

@@ -1,3 +1,4 @@
+import { graphql } from "gatsby";
 import type { EffectPages } from "../../content/schema";
 import type { ArchivePageContext } from "../../effects/publication";
 
@@ -64,3 +65,14 @@ export function EffectArchive({ archive, texts, pageLabel }: EffectArchiveProps)
     </section>
   );
 }
+
+export const query = graphql`
+  fragment EffectArchiveContent on EffectPagesArchive {
+    title
+    intro
+    emptyText
+    pageLabel
+    newerLabel
+    olderLabel
+  }
+`;

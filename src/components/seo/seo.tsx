@@ -91,12 +91,7 @@ export const query = graphql`
       credit
     }
     hero {
-      eyebrow
-      title
-      tagline
-      intro
-      joinLabel
-      imageAlt
+      ...HeroContent
     }
   }
 `;

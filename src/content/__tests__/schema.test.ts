@@ -104,9 +104,11 @@ describe("the GraphQL types", () => {
     expect(defs).toContain("tagline: String!");
     expect(defs).toContain("paragraphs: [String!]!");
     expect(defs).toContain("items: [ChannelsItems!]!");
-    // The two story sections share one type, so one fragment serves both.
-    expect(defs).toMatch(/why: StoryWhy!\n\s+biography: StoryWhy!/);
-    expect(defs).not.toContain("type StoryBiography");
+    // The two story sections share one type, named for what it is, so one fragment serves both;
+    // so do the confirm and unsubscribe screens.
+    expect(defs).toMatch(/why: StorySection!\n\s+biography: StorySection!/);
+    expect(defs).toMatch(/confirm: LinkScreen!\n\s+unsubscribe: LinkScreen!/);
+    expect(defs).not.toMatch(/type (StoryWhy|StoryBiography|NewsletterConfirm|NewsletterUnsubscribe) /);
   });
 
   it("names each file's type, and leaves unknown files to the plugin's default", () => {
