@@ -4,7 +4,7 @@ import { SiteHeader } from "../components/effects/site-header";
 import { Footer } from "../components/footer";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo/seo";
-import { archiveStructuredData } from "../components/seo/structured-data";
+import { archiveStructuredData } from "../components/seo/effect-structured-data";
 import type { ArchivePageContext } from "../effects/publication";
 import { InlineSignup } from "../newsletter/inline-signup";
 import { NewsletterProvider } from "../newsletter/newsletter-context";

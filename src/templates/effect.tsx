@@ -6,7 +6,7 @@ import { SiteHeader } from "../components/effects/site-header";
 import { Footer } from "../components/footer";
 import { Layout } from "../components/layout";
 import { Seo } from "../components/seo/seo";
-import { effectStructuredData } from "../components/seo/structured-data";
+import { effectStructuredData } from "../components/seo/effect-structured-data";
 import type { EffectPageContext } from "../effects/publication";
 import { InlineSignup } from "../newsletter/inline-signup";
 import { NewsletterProvider } from "../newsletter/newsletter-context";
