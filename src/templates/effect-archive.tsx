@@ -1,14 +1,9 @@
 import { graphql, type HeadFC, type PageProps } from "gatsby";
 import { EffectArchive } from "../components/effects/effect-archive";
-import { SiteHeader } from "../components/effects/site-header";
-import { Footer } from "../components/footer";
-import { Layout } from "../components/layout";
+import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";
 import { Seo } from "../components/seo/seo";
 import { archiveStructuredData } from "../components/seo/effect-structured-data";
 import type { ArchivePageContext } from "../effects/publication";
-import { InlineSignup } from "../newsletter/inline-signup";
-import { NewsletterProvider } from "../newsletter/newsletter-context";
-import type { EffectPageData } from "./effect";
 
 const pageLabel = (template: string, { page, pageCount }: ArchivePageContext): string =>
   template.replace("{page}", String(page)).replace("{pages}", String(pageCount));
@@ -17,26 +12,20 @@ const pageLabel = (template: string, { page, pageCount }: ArchivePageContext): s
 export default function EffectArchivePage({
   data,
   pageContext,
-}: PageProps<EffectPageData, ArchivePageContext>) {
-  const { brand, landing, newsletter, effectPages } = data;
+}: PageProps<EffectsPageData, ArchivePageContext>) {
+  const { archive } = data.effectPages;
   return (
-    <NewsletterProvider texts={newsletter} brandName={brand.name}>
-      <Layout
-        header={<SiteHeader brandName={brand.name} archiveLabel={effectPages.effect.archiveLabel} />}
-        footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}
-      >
-        <EffectArchive
-          archive={pageContext}
-          texts={effectPages.archive}
-          pageLabel={pageLabel(effectPages.archive.pageLabel, pageContext)}
-        />
-        <InlineSignup />
-      </Layout>
-    </NewsletterProvider>
+    <EffectsFrame data={data}>
+      <EffectArchive
+        archive={pageContext}
+        texts={archive}
+        pageLabel={pageLabel(archive.pageLabel, pageContext)}
+      />
+    </EffectsFrame>
   );
 }
 
-export const Head: HeadFC<EffectPageData, ArchivePageContext> = ({ data, pageContext, location }) => {
+export const Head: HeadFC<EffectsPageData, ArchivePageContext> = ({ data, pageContext, location }) => {
   const { archive, name } = data.effectPages;
   const title =
     pageContext.page === 1 ? archive.title : `${archive.title}, ${pageLabel(archive.pageLabel, pageContext)}`;
@@ -64,19 +53,6 @@ export const Head: HeadFC<EffectPageData, ArchivePageContext> = ({ data, pageCon
 
 export const query = graphql`
   query EffectArchivePage {
-    brand {
-      ...BrandContent
-    }
-    landing {
-      footer {
-        ...FooterContent
-      }
-    }
-    newsletter {
-      ...NewsletterContent
-    }
-    effectPages {
-      ...EffectPagesContent
-    }
+    ...EffectsPageContent
   }
 `;

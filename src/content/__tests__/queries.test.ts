@@ -10,6 +10,7 @@ import {
   parse,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
 } from "graphql";
 import { contentTypes, type FieldSpec, type ObjectSpec } from "../schema";
@@ -84,7 +85,15 @@ function selectedPaths(texts: string[]): Set<string> {
   for (const operation of definitions.filter(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   )) {
-    for (const selection of operation.selectionSet.selections) {
+    // A fragment on Query (the Effects' pages share one) stands for its root fields.
+    const rootSelections = (set: SelectionSetNode): readonly SelectionNode[] =>
+      set.selections.flatMap((selection) =>
+        selection.kind === Kind.FRAGMENT_SPREAD &&
+        fragments.get(selection.name.value)?.typeCondition.name.value === "Query"
+          ? rootSelections(fragments.get(selection.name.value)!.selectionSet)
+          : [selection],
+      );
+    for (const selection of rootSelections(operation.selectionSet)) {
       if (selection.kind !== Kind.FIELD || !selection.selectionSet) continue;
       // `heroImage: file(...)` and other non-content roots are skipped by their field name.
       const type = rootFields.get(selection.name.value);
