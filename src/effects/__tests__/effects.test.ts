@@ -88,7 +88,9 @@ describe("reading the Effects of the Day", () => {
       "2026-11-21.yaml",
       "title: T\nsummary: S\nbody: '[click](javascript:alert(1)) and [there](ftp://x.example/)'\n",
     );
-    expect(problemsFor()[0]).toContain('"body": link "ftp://x.example/" must start with https://');
+    const [problem] = problemsFor();
+    expect(problem).toContain('"body": link "javascript:alert(1)" must start with https://');
+    expect(problem).toContain('"body": link "ftp://x.example/" must start with https://');
   });
 
   it("stops at anything else in the folder and at YAML that does not parse", () => {
