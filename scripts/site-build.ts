@@ -40,7 +40,7 @@ function publicationReason(root: string, env: NodeJS.ProcessEnv): string | null 
   const record = JSON.parse(readFileSync(recordFile, "utf8")) as PublicationRecord;
   const dir = effectsDir(env, root);
   if (record.effectsDir !== dir) {
-    return `the last build published the Effects in ${record.effectsDir}, not ${path.relative(root, dir)}`;
+    return `the last build published the Effects in ${path.relative(root, record.effectsDir)}, not ${path.relative(root, dir)}`;
   }
   let today: string;
   try {
