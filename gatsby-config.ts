@@ -32,7 +32,13 @@ const config: GatsbyConfig = {
     "gatsby-transformer-sharp",
     {
       resolve: "gatsby-source-filesystem",
-      options: { name: "content", path: path.resolve("content") },
+      // The Effects of the Day are read by gatsby-node.ts itself (src/effects/effects.ts): only the
+      // days that have come are published, and a test build reads its own set (EFFECTS_DIR).
+      options: {
+        name: "content",
+        path: path.resolve("content"),
+        ignore: [(file: string) => file.startsWith(path.resolve("content", "effects") + path.sep)],
+      },
     },
     {
       resolve: "gatsby-source-filesystem",

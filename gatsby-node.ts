@@ -1,14 +1,41 @@
-import { readdir, rm, writeFile } from "fs/promises";
+import { mkdir, readdir, rm, writeFile } from "fs/promises";
 import path from "path";
-import type { GatsbyNode } from "gatsby";
+import type { GatsbyNode, Reporter } from "gatsby";
 import { hostHeaders, HOST_HEADERS_FILE } from "./server/host-headers";
 import { siteConnectOrigins } from "./server/security-headers";
-import { checkContent, contentTypes, toTypeDefs } from "./src/content/schema";
+import { readBrand } from "./src/content/read-brand";
+import { checkContent, contentTypes, toTypeDefs, type EffectPages } from "./src/content/schema";
+import {
+  effectsDir,
+  loadEffects,
+  publicationDay,
+  PUBLICATION_RECORD,
+  publishedEffects,
+  type Effect,
+  type PublicationRecord,
+} from "./src/effects/effects";
+import { writeEffectFiles } from "./src/effects/effect-files";
+import { archivePages, effectPages } from "./src/effects/publication";
 
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the
 // build with its name, not render `null` (https://www.gatsbyjs.com/docs/reference/graphql-data-layer/schema-customization/).
 export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] = ({ actions }) => {
   actions.createTypes(toTypeDefs());
+};
+
+// The production bundles:
+// - Gatsby moves code that several pages share (here the newsletter card, the dialog and the
+//   footer, used by the landing page and the Effects' pages) into a chunk of its own. A first
+//   visit to the landing page then downloads two files instead of one, 1.1 KB more gzipped (npm
+//   run size); with no shared chunk, each page's script carries its own copy.
+// - No source maps: the site's own code is not published as readable source, and visitors never
+//   download the maps anyway.
+export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ stage, getConfig, actions }) => {
+  if (stage !== "build-javascript") return;
+  const config = getConfig();
+  config.optimization.splitChunks.cacheGroups.shared = false;
+  config.devtool = false;
+  actions.replaceWebpackConfig(config);
 };
 
 const NODE_KEYS = new Set(["id", "parent", "children", "internal"]);
@@ -37,12 +64,6 @@ export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = ({ getNodesByType,
   }
 };
 
-// Production bundles without source maps: the site's own code is not published as readable
-// source, and visitors never download the maps anyway.
-export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ stage, actions }) => {
-  if (stage === "build-javascript") actions.setWebpackConfig({ devtool: false });
-};
-
 /**
  * Build internals Gatsby leaves in public/ that no page loads: webpack's stats (every module's
  * path on the build machine) and any source map. Removed after the pages are written (the HTML
@@ -57,18 +78,82 @@ async function removeBuildInternals(publicDir: string): Promise<void> {
   );
 }
 
+interface Publication {
+  published: Effect[];
+  record: PublicationRecord;
+}
+
+/**
+ * The Effects this build publishes, or null after telling the reporter what is wrong (the build
+ * then stops). Read once per build, so the pages, the feeds and the mail editions agree.
+ */
+let publication: Publication | null = null;
+function readPublication(reporter: Reporter): Publication | null {
+  if (publication) return publication;
+  const dir = effectsDir();
+  const { effects, problems } = loadEffects(dir);
+  if (problems.length > 0) {
+    reporter.panicOnBuild(`The Effects of the Day have problems:\n${problems.join("\n")}`);
+    return null;
+  }
+  const { timeZone } = readBrand();
+  let today: string;
+  try {
+    today = publicationDay(timeZone);
+  } catch (error) {
+    reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
+    return null;
+  }
+  const published = publishedEffects(effects, today);
+  reporter.info(
+    `Effects of the Day: ${published.length} published up to ${today} (${timeZone}), ` +
+      `${effects.length - published.length} scheduled for later, from ${path.relative(process.cwd(), dir)}`,
+  );
+  publication = { published, record: { today, effectsDir: dir } };
+  return publication;
+}
+
+// One page per published Effect and the archive; pre-rendered like the landing page. The pages
+// get the finished HTML, so no Markdown code reaches the browser.
+export const createPages: GatsbyNode["createPages"] = ({ actions, reporter }) => {
+  const found = readPublication(reporter);
+  if (!found) return;
+  const { siteUrl, timeZone } = readBrand();
+  for (const page of effectPages(found.published, siteUrl, timeZone)) {
+    actions.createPage({ ...page, component: path.resolve("src/templates/effect.tsx") });
+  }
+  for (const page of archivePages(found.published, timeZone)) {
+    actions.createPage({ ...page, component: path.resolve("src/templates/effect-archive.tsx") });
+  }
+};
+
+type FeedAndMailTexts = Pick<EffectPages, "name" | "description" | "mail">;
+
 // robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml;
-// _headers gives hosts that read it the local stack's security and cache headers.
+// _headers gives hosts that read it the local stack's security and cache headers; the Effects get
+// their feeds and mail editions beside their pages.
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
-  const result = await graphql<{ brand: { siteUrl: string } }>(`
-    query RobotsTxt {
+  const result = await graphql<{ brand: { siteUrl: string }; effectPages: FeedAndMailTexts }>(`
+    query PostBuildFiles {
       brand {
         siteUrl
+      }
+      effectPages {
+        name
+        description
+        mail {
+          readOnlineLabel
+          reasonText
+          unsubscribeLabel
+        }
       }
     }
   `);
   if (result.errors || !result.data) {
-    reporter.panicOnBuild("Could not read the site's address for robots.txt", result.errors);
+    reporter.panicOnBuild(
+      "Could not read the content for robots.txt, the feeds and the mail editions",
+      result.errors,
+    );
     return;
   }
   await removeBuildInternals("public");
@@ -81,4 +166,15 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
     path.join("public", HOST_HEADERS_FILE),
     hostHeaders("public", siteConnectOrigins(process.env)),
   );
+  const found = readPublication(reporter);
+  if (!found) return;
+  await writeEffectFiles("public", {
+    published: found.published,
+    brand: readBrand(),
+    texts: result.data.effectPages,
+  });
+  // Which day and which Effects this build published, so a test or `npm start` can tell a build
+  // made for another day from a current one (scripts/site-build.ts).
+  await mkdir(".cache", { recursive: true });
+  await writeFile(PUBLICATION_RECORD, `${JSON.stringify(found.record)}\n`);
 };

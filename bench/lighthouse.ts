@@ -1,5 +1,6 @@
 /**
- * Lighthouse on the built landing page and on the ceiling page, both served by the local stack:
+ * Lighthouse on the built landing page, on the ceiling page and on an Effect of the Day's page,
+ * all served by the local stack:
  * mobile emulation, simulated throttling (Lighthouse's defaults), RUNS runs each, alternated so
  * both see the same machine load. Reports medians and the ratios ours / ceiling.
  */
@@ -99,9 +100,11 @@ export async function compare(
   ceilingUrl: string,
   runs = RUNS,
   onRun: (label: string, run: Run) => void = () => undefined,
-): Promise<{ ours: Run[]; ceiling: Run[] }> {
+  effectUrl?: string,
+): Promise<{ ours: Run[]; ceiling: Run[]; effect: Run[] }> {
   const ours: Run[] = [];
   const ceiling: Run[] = [];
+  const effect: Run[] = [];
   for (let index = 0; index < runs; index += 1) {
     const a = await lighthouseRunWithRetry(oursUrl);
     onRun(`ours ${index + 1}/${runs}`, a);
@@ -109,6 +112,11 @@ export async function compare(
     const b = await lighthouseRunWithRetry(ceilingUrl);
     onRun(`ceiling ${index + 1}/${runs}`, b);
     ceiling.push(b);
+    if (effectUrl) {
+      const c = await lighthouseRunWithRetry(effectUrl);
+      onRun(`Effect page ${index + 1}/${runs}`, c);
+      effect.push(c);
+    }
   }
-  return { ours, ceiling };
+  return { ours, ceiling, effect };
 }

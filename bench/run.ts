@@ -144,6 +144,14 @@ function replaceGeneratedBlock(file: string, generated: string): void {
   writeFileSync(file, `${text.slice(0, begin + BEGIN.length)}\n${generated}\n${text.slice(end)}`);
 }
 
+/** The newest Effect the build published (its feed's first item), or null before the first one. */
+function newestEffectPath(): string | null {
+  const feed = JSON.parse(readFileSync(path.join(ROOT, "public", "effects", "feed.json"), "utf8")) as {
+    items: Array<{ url: string }>;
+  };
+  return feed.items[0] ? new URL(feed.items[0].url).pathname : null;
+}
+
 async function main(): Promise<void> {
   const neighbours = heavyNeighbours();
   if (neighbours.length > 0) {
@@ -156,11 +164,17 @@ async function main(): Promise<void> {
   const ceilingTextChars = writeCeilingPage(ceilingDir);
   // Both pages are served by the local stack's own code, so the ratio measures the page alone.
   const [site, ceilingSite] = await Promise.all([startStack(), startStack({ PUBLIC_DIR: ceilingDir })]);
-  let runs: { ours: Run[]; ceiling: Run[] };
+  const effectPath = newestEffectPath();
+  let runs: { ours: Run[]; ceiling: Run[]; effect: Run[] };
   try {
-    console.log(`Lighthouse, mobile, simulated throttling, ${RUNS} runs each (about ${RUNS * 20} s)...`);
-    runs = await compare(`${site.url}/`, `${ceilingSite.url}/`, RUNS, (label, run) =>
-      console.log(`  ${label}: performance ${run.performance}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}`),
+    console.log(`Lighthouse, mobile, simulated throttling, ${RUNS} runs each (about ${RUNS * 60} s)...`);
+    runs = await compare(
+      `${site.url}/`,
+      `${ceilingSite.url}/`,
+      RUNS,
+      (label, run) =>
+        console.log(`  ${label}: performance ${run.performance}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}`),
+      effectPath ? `${site.url}${effectPath}` : undefined,
     );
   } finally {
     await Promise.all([site.stop(), ceilingSite.stop()]);
@@ -168,14 +182,27 @@ async function main(): Promise<void> {
   }
   const ours = medians(runs.ours);
   const ceiling = medians(runs.ceiling);
-  const header = [`median of ${RUNS}`, "ours", "ceiling", "ours / ceiling"];
+  const effect = runs.effect.length > 0 ? medians(runs.effect) : null;
+  const header = [`median of ${RUNS}`, "ours", "ceiling", "ours / ceiling", "Effect page"];
   const rows = ROWS.map(([label, key, format]) => [
     label,
     format(ours[key]),
     format(ceiling[key]),
     ratio(ours[key], ceiling[key]),
+    effect ? format(effect[key]) : "-",
   ]);
   const verdicts = targets(ours, ceiling);
+  // An Effect's page must score like the landing page: the same four scores, no layout shift.
+  const effectVerdicts = effect
+    ? [
+        ...CATEGORIES.map((category) => ({
+          target: `Effect page ${category} at least the landing page's (${ours[category]})`,
+          met: effect[category] >= ours[category],
+          detail: String(effect[category]),
+        })),
+        { target: "Effect page CLS 0", met: effect.cls === 0, detail: effect.cls.toFixed(3) },
+      ]
+    : [];
 
   const firstVisit = await measureFirstVisitJs();
   const signup = signupLoad();
@@ -184,7 +211,7 @@ async function main(): Promise<void> {
   console.log(`\nLighthouse (median of ${RUNS} runs; ceiling = the same words as plain HTML):\n`);
   console.log(textTable(header, rows));
   console.log("\nTargets:");
-  for (const { target, met, detail } of verdicts)
+  for (const { target, met, detail } of [...verdicts, ...effectVerdicts])
     console.log(`  ${met ? "met   " : "MISSED"}  ${target}: ${detail}`);
   console.log("\nJavaScript downloaded by a first visit, gzipped:\n");
   console.log(firstVisitTable(firstVisit));
@@ -210,9 +237,10 @@ async function main(): Promise<void> {
         textCharacters: ceilingTextChars,
         description: "the landing page's words as plain HTML, no JS, CSS, fonts or images",
       },
-      median: { ours, ceiling },
+      effectPage: effectPath,
+      median: { ours, ceiling, effect },
       runs,
-      targets: verdicts,
+      targets: [...verdicts, ...effectVerdicts],
     },
     firstVisitJs: firstVisit,
     signupLoad: signup,
@@ -225,13 +253,18 @@ async function main(): Promise<void> {
       ". Reproduce with `npm run bench`.",
     "",
     `Lighthouse, mobile emulation, simulated throttling, median of ${RUNS} runs each, alternated. The ceiling is the ` +
-      `same ${ceilingTextChars} characters of text as plain HTML (no JavaScript, CSS, fonts or images), served by the same local stack.`,
+      `same ${ceilingTextChars} characters of text as plain HTML (no JavaScript, CSS, fonts or images), served by the same local stack. ` +
+      (effectPath
+        ? `The last column is the newest Effect of the Day's page (\`${effectPath}\`).`
+        : "No Effect of the Day was published, so no Effect page was measured."),
     "",
     markdownTable(header, rows),
     "",
     "| target | met | result |",
     "| --- | --- | --- |",
-    ...verdicts.map(({ target, met, detail }) => `| ${target} | ${met ? "yes" : "**no**"} | ${detail} |`),
+    ...[...verdicts, ...effectVerdicts].map(
+      ({ target, met, detail }) => `| ${target} | ${met ? "yes" : "**no**"} | ${detail} |`,
+    ),
     "",
     `JavaScript a first visit downloads (load, scroll to the bottom), gzipped: **${kb(firstVisit.totalGzipBytes)}** ` +
       `of a ${kb(firstVisit.budgetBytes)} budget (\`npm run size\` lists it per file).`,

@@ -5,6 +5,7 @@ import { notice, untilAnimationsSettle, visible } from "./support/expect";
 import { openSignupDialog, subscribeInline } from "./support/newsletter";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
 import { SPEC } from "./support/texts";
+import { publishedFixtures } from "./support/effects";
 
 /** axe-core's findings, one line per failing element, so a failure says what to fix. */
 async function violations(page: Page): Promise<string[]> {
@@ -47,6 +48,16 @@ describeInBrowser("accessibility", () => {
       await field.fill(uniqueAddress("a11y-failure"));
       await dialog.getByRole("button", { name: SPEC.joinNow }).click();
       await visible(notice(page, "failure", SPEC.failureTitle));
+      expect(await violations(page)).toEqual([]);
+    });
+
+    it("finds no violations on the archive of past Effects", async () => {
+      const { page } = await site.visit("/effects/", viewport);
+      expect(await violations(page)).toEqual([]);
+    });
+
+    it("finds no violations on an Effect's page", async () => {
+      const { page } = await site.visit(`/effects/${publishedFixtures[5].date}/`, viewport);
       expect(await violations(page)).toEqual([]);
     });
 

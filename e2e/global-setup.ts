@@ -1,9 +1,10 @@
 import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "./support/browser";
 import { buildSiteIfStale } from "./support/build";
+import { E2E_EFFECTS_ENV } from "./support/effects";
 
 /**
  * Runs once before the browser tests: checks for Chromium, and builds the site when `public/` is
- * missing (a fresh clone) or older than its sources.
+ * missing (a fresh clone) or older than its sources, with the tests' own Effects (e2e/fixtures/effects).
  */
 export default function globalSetup(): void {
   if (!chromiumAvailable()) {
@@ -13,5 +14,5 @@ export default function globalSetup(): void {
     console.log(`\nBrowser tests skipped: no Chromium at ${chromiumPath}; ${INSTALL_HINT}.`);
     return;
   }
-  buildSiteIfStale();
+  buildSiteIfStale(E2E_EFFECTS_ENV);
 }

@@ -5,6 +5,7 @@ import { VIEWPORTS } from "./support/browser";
 import { untilAnimationsSettle } from "./support/expect";
 import { scrollToBottom } from "./support/first-visit";
 import { openSignupDialog } from "./support/newsletter";
+import { publishedFixtures } from "./support/effects";
 import { describeInBrowser, useSite } from "./support/site";
 
 /** Pictures for people to look at (ignored by git); the tests only check they were written. */
@@ -38,6 +39,16 @@ describeInBrowser("screenshots", () => {
       const { page } = await site.visit("/", viewport);
       await openSignupDialog(page);
       await picture(page, `dialog-${width}`, false);
+    });
+
+    it(`pictures the archive of past Effects at ${width} px`, async () => {
+      const { page } = await site.visit("/effects/", viewport);
+      await picture(page, `effects-archive-${width}`, true);
+    });
+
+    it(`pictures an Effect's page at ${width} px`, async () => {
+      const { page } = await site.visit(`/effects/${publishedFixtures[5].date}/`, viewport);
+      await picture(page, `effect-${width}`, true);
     });
 
     it(`pictures the 404 page at ${width} px`, async () => {

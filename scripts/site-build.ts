@@ -1,10 +1,18 @@
 /**
  * Whether the site needs a build: `public/index.html` missing, or older than a source file in
  * src/, content/, static/, a gatsby-*.ts file, the Tailwind and PostCSS configuration or the
- * installed dependencies' lock. Tests (`__tests__`) do not change the build.
+ * installed dependencies' lock, or made for another day's Effects (or another set of them, see
+ * `EFFECTS_DIR`) than the one asked for now. Tests (`__tests__`) do not change the build.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { readBrand } from "../src/content/read-brand";
+import {
+  effectsDir,
+  publicationDay,
+  PUBLICATION_RECORD,
+  type PublicationRecord,
+} from "../src/effects/effects";
 
 interface Newest {
   file: string;
@@ -25,11 +33,37 @@ function newest(target: string, depth = 0): Newest | null {
   return best;
 }
 
-export function buildReason(root: string, publicDir = path.join(root, "public")): string | null {
+/** Why the last build's Effects are not the ones `env` asks for, or null when they are. */
+function publicationReason(root: string, env: NodeJS.ProcessEnv): string | null {
+  const recordFile = path.join(root, PUBLICATION_RECORD);
+  if (!existsSync(recordFile)) return "no record of which Effects the last build published";
+  const record = JSON.parse(readFileSync(recordFile, "utf8")) as PublicationRecord;
+  const dir = effectsDir(env, root);
+  if (record.effectsDir !== dir) {
+    return `the last build published the Effects in ${path.relative(root, record.effectsDir)}, not ${path.relative(root, dir)}`;
+  }
+  let today: string;
+  try {
+    today = publicationDay(env.EFFECTS_TODAY ? "UTC" : readBrand(path.join(root, "content")).timeZone, env);
+  } catch (error) {
+    // The build reports it with the file and the field.
+    return error instanceof Error ? error.message : String(error);
+  }
+  return record.today === today
+    ? null
+    : `the last build published the Effects up to ${record.today}, not ${today}`;
+}
+
+export function buildReason(
+  root: string,
+  publicDir = path.join(root, "public"),
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
   const built = path.join(publicDir, "index.html");
   if (!existsSync(built)) return `${path.relative(root, built)} is missing`;
   const sources = [
     ...["src", "content", "static"].map((dir) => path.join(root, dir)),
+    effectsDir(env, root),
     ...readdirSync(root)
       .filter((name) =>
         /^(gatsby-.*\.tsx?|tailwind\.config\.js|postcss\.config\.js|package-lock\.json)$/.test(name),
@@ -38,5 +72,6 @@ export function buildReason(root: string, publicDir = path.join(root, "public"))
   ];
   const builtAt = statSync(built).mtimeMs;
   const changed = sources.map((source) => newest(source)).find((found) => found && found.mtimeMs > builtAt);
-  return changed ? `${path.relative(root, changed.file)} changed since the last build` : null;
+  if (changed) return `${path.relative(root, changed.file)} changed since the last build`;
+  return publicationReason(root, env);
 }

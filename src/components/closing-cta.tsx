@@ -1,5 +1,6 @@
+import { graphql } from "gatsby";
 import type { Landing } from "../content/schema";
-import { useSignupDialog } from "../newsletter/newsletter-context";
+import { useSignupDialog } from "../newsletter/use-newsletter";
 import { ExternalLink } from "./external-link";
 
 interface ClosingCtaProps {
@@ -43,3 +44,16 @@ export function ClosingCta({ closing, urls }: ClosingCtaProps) {
     </section>
   );
 }
+
+export const query = graphql`
+  fragment ClosingContent on LandingClosing {
+    title
+    text
+    videoLabel
+    podcastLabel
+    photoLabel
+    signUpLabel
+    watchLabel
+    listenLabel
+  }
+`;

@@ -1,3 +1,4 @@
+import { graphql } from "gatsby";
 import type { CoreValues as CoreValuesContent } from "../content/schema";
 import { Section } from "./section";
 
@@ -18,3 +19,14 @@ export function CoreValues({ values }: { values: CoreValuesContent }) {
     </Section>
   );
 }
+
+export const query = graphql`
+  fragment CoreValuesContent on CoreValues {
+    title
+    intro
+    items {
+      title
+      description
+    }
+  }
+`;

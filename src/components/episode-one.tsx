@@ -1,3 +1,4 @@
+import { graphql } from "gatsby";
 import type { Landing } from "../content/schema";
 import { ExternalLink } from "./external-link";
 import { Section } from "./section";
@@ -28,3 +29,11 @@ function PlayIcon() {
     </svg>
   );
 }
+
+export const query = graphql`
+  fragment EpisodeOneContent on LandingEpisodeOne {
+    title
+    text
+    buttonLabel
+  }
+`;

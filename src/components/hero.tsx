@@ -1,7 +1,8 @@
+import { graphql } from "gatsby";
 import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type { Brand } from "../content/schema";
 import { HeroPicture } from "./hero-picture";
-import { useSignupDialog } from "../newsletter/newsletter-context";
+import { useSignupDialog } from "../newsletter/use-newsletter";
 
 interface HeroProps {
   brand: Brand;
@@ -34,3 +35,14 @@ export function Hero({ brand, image }: HeroProps) {
     </header>
   );
 }
+
+export const query = graphql`
+  fragment HeroContent on BrandHero {
+    eyebrow
+    title
+    tagline
+    intro
+    joinLabel
+    imageAlt
+  }
+`;

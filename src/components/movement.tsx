@@ -1,3 +1,4 @@
+import { graphql } from "gatsby";
 import type { Channels } from "../content/schema";
 import { ChannelIcon } from "./channel-icon";
 import { ExternalLink } from "./external-link";
@@ -34,3 +35,18 @@ export function Movement({ channels }: MovementProps) {
     </Section>
   );
 }
+
+export const query = graphql`
+  fragment MovementContent on Channels {
+    title
+    intro
+    items {
+      kind
+      name
+      platform
+      description
+      url
+      linkLabel
+    }
+  }
+`;

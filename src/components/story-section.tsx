@@ -1,3 +1,4 @@
+import { graphql } from "gatsby";
 import type { StorySection as StoryContent } from "../content/schema";
 import { Section } from "./section";
 
@@ -19,3 +20,10 @@ export function StorySection({ id, story, tone = "light" }: StorySectionProps) {
     </Section>
   );
 }
+
+export const query = graphql`
+  fragment StoryContent on StorySection {
+    title
+    paragraphs
+  }
+`;

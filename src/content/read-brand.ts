@@ -6,7 +6,9 @@ import { checkContent, contentTypeForFile } from "./schema";
 export interface BrandBasics {
   name: string;
   siteUrl: string;
+  timeZone: string;
   description: string;
+  author: { name: string };
   hero: { tagline: string };
 }
 

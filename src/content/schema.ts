@@ -3,10 +3,15 @@
  * the GraphQL types Gatsby builds (so queries never infer a shape from whatever the YAML holds)
  * and a check of each file as it is read, which names the file and the field an editor got wrong.
  */
+import { markdownProblems } from "../effects/markdown";
 
 export type FieldSpec =
   | "text"
   | "url"
+  /** An IANA time zone name, e.g. "America/New_York". */
+  | "timeZone"
+  /** Markdown without raw HTML, links only to web or mail addresses and the site's own pages. */
+  | "markdown"
   | { oneOf: readonly string[] }
   | readonly ["text", ListKey?]
   | ObjectSpec
@@ -36,6 +41,8 @@ const storySection = { title: "text", paragraphs: ["text", { unique: true }] } a
 const brandFields = {
   name: "text",
   siteUrl: "url",
+  // The day an Effect is published is the day in this zone (see content/effects/).
+  timeZone: "timeZone",
   description: "text",
   socialImage: "text",
   socialImageAlt: "text",
@@ -62,7 +69,7 @@ const landingFields = {
     watchLabel: "text",
     listenLabel: "text",
   },
-  footer: { note: "text" },
+  footer: { note: "text", archiveLabel: "text" },
 } as const satisfies ObjectSpec;
 
 const storyFields = { why: storySection, biography: storySection } as const satisfies ObjectSpec;
@@ -101,7 +108,7 @@ const linkScreen = {
 
 const newsletterFields = {
   dialog: { title: "text", text: "text", emailLabel: "text", placeholder: "text", closeLabel: "text" },
-  inline: { title: "text", text: "text", emailLabel: "text", placeholder: "text" },
+  inline: { title: "text", text: "text", emailLabel: "text", placeholder: "text", archiveLabel: "text" },
   submitLabel: "text",
   pendingLabel: "text",
   notices: {
@@ -131,6 +138,39 @@ const notFoundFields = {
   pageTitle: "text",
 } as const satisfies ObjectSpec;
 
+/** The Effect of the Day around the Effects themselves: the archive, an Effect's page, feeds, mail. */
+const effectPagesFields = {
+  name: "text",
+  description: "text",
+  archive: {
+    title: "text",
+    intro: "text",
+    emptyText: "text",
+    pageLabel: "text",
+    newerLabel: "text",
+    olderLabel: "text",
+  },
+  effect: { eyebrow: "text", previousLabel: "text", nextLabel: "text", archiveLabel: "text" },
+  mail: { readOnlineLabel: "text", reasonText: "text", unsubscribeLabel: "text" },
+} as const satisfies ObjectSpec;
+
+/**
+ * One Effect of the Day, `content/effects/YYYY-MM-DD.yaml`: the file name is its date. Not a GraphQL
+ * type: the build reads these files itself (src/effects/effects.ts) to publish only the days that
+ * have come.
+ */
+export const effectFields = {
+  title: "text",
+  summary: "text",
+  body: "markdown",
+} as const satisfies ObjectSpec;
+
+/** The GraphQL names of the shapes several fields share; any other nested type is named by its path. */
+const SHARED_TYPE_NAMES = new Map<ObjectSpec, string>([
+  [storySection, "StorySection"],
+  [linkScreen, "LinkScreen"],
+]);
+
 export const contentTypes: readonly ContentType[] = [
   { file: "brand", typeName: "Brand", fields: brandFields },
   { file: "landing", typeName: "Landing", fields: landingFields },
@@ -139,10 +179,11 @@ export const contentTypes: readonly ContentType[] = [
   { file: "core-values", typeName: "CoreValues", fields: coreValuesFields },
   { file: "newsletter", typeName: "Newsletter", fields: newsletterFields },
   { file: "not-found", typeName: "NotFound", fields: notFoundFields },
+  { file: "effect-pages", typeName: "EffectPages", fields: effectPagesFields },
 ];
 
 /** The TypeScript shape of a file's data, derived from its description. */
-export type ContentOf<F> = F extends "text" | "url"
+export type ContentOf<F> = F extends "text" | "url" | "timeZone" | "markdown"
   ? string
   : F extends { oneOf: readonly (infer Choice)[] }
     ? Choice
@@ -160,6 +201,8 @@ export type ChannelKind = Channel["kind"];
 export type CoreValues = ContentOf<typeof coreValuesFields>;
 export type Newsletter = ContentOf<typeof newsletterFields>;
 export type NotFound = ContentOf<typeof notFoundFields>;
+export type EffectPages = ContentOf<typeof effectPagesFields>;
+export type EffectContent = ContentOf<typeof effectFields>;
 
 const isObjectSpec = (spec: FieldSpec): spec is ObjectSpec =>
   typeof spec === "object" && !Array.isArray(spec) && !("oneOf" in spec);
@@ -170,7 +213,7 @@ const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.sli
 export function toTypeDefs(types: readonly ContentType[] = contentTypes): string {
   const defs: string[] = [];
   // A sub-description shared by several fields (the story sections, the link screens) becomes one
-  // GraphQL type, named after its first use, so one fragment serves every field of that shape.
+  // GraphQL type, named for what it is, so one fragment serves every field of that shape.
   const named = new Map<ObjectSpec, string>();
   const fieldType = (spec: FieldSpec, nestedName: string): string => {
     if (Array.isArray(spec)) {
@@ -180,9 +223,10 @@ export function toTypeDefs(types: readonly ContentType[] = contentTypes): string
     if (isObjectSpec(spec)) {
       const existing = named.get(spec);
       if (existing) return `${existing}!`;
-      named.set(spec, nestedName);
-      defineObject(nestedName, spec, "");
-      return `${nestedName}!`;
+      const name = SHARED_TYPE_NAMES.get(spec) ?? nestedName;
+      named.set(spec, name);
+      defineObject(name, spec, "");
+      return `${name}!`;
     }
     return "String!";
   };
@@ -239,10 +283,25 @@ function checkValue(spec: FieldSpec, value: unknown, path: string): string[] {
   if (spec === "url" && !/^https:\/\/[^\s]+$/.test(value)) {
     return [`"${path}" must be a full https:// address (got "${value}")`];
   }
+  if (spec === "timeZone" && !isTimeZone(value)) {
+    return [
+      `"${path}" must be a time zone name such as "America/New_York" or "Europe/Paris" (got "${value}")`,
+    ];
+  }
+  if (spec === "markdown") return markdownProblems(value).map((problem) => `"${path}": ${problem}`);
   if (typeof spec === "object" && "oneOf" in spec && !spec.oneOf.includes(value)) {
     return [`"${path}" must be one of ${spec.oneOf.join(", ")} (got "${value}")`];
   }
   return [];
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Each item whose key repeats an earlier item's, named by both positions. */

@@ -1,4 +1,5 @@
-import { useNewsletterTexts } from "./newsletter-context";
+import { archivePath } from "../effects/paths";
+import { useNewsletterTexts } from "./use-newsletter";
 import { SignupForm } from "./signup-form";
 import { useSignup } from "./use-signup";
 
@@ -26,6 +27,13 @@ export function InlineSignup() {
             required={false}
           />
         </div>
+        {/* A plain link: Gatsby's <Link> would fetch the archive's code on every landing visit. */}
+        <a
+          href={archivePath(1)}
+          className="mt-6 inline-block font-semibold text-ember-text underline underline-offset-4"
+        >
+          {texts.inline.archiveLabel}
+        </a>
       </div>
     </section>
   );

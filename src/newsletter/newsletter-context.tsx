@@ -1,17 +1,9 @@
 import { graphql } from "gatsby";
-import React, {
-  createContext,
-  lazy,
-  Suspense,
-  useCallback,
-  useContext,
-  useMemo,
-  useState,
-  useSyncExternalStore,
-} from "react";
+import React, { lazy, Suspense, useCallback, useMemo, useState, useSyncExternalStore } from "react";
 import type { Newsletter } from "../content/schema";
 import { SignupDialog } from "./signup-dialog";
 import { readSubscriptionLink } from "./subscription-link";
+import { NewsletterContext } from "./use-newsletter";
 
 // Only visitors who arrive from a link in the e-mail need this dialog: it is downloaded for them alone.
 const SubscriptionLinkDialog = lazy(
@@ -20,27 +12,6 @@ const SubscriptionLinkDialog = lazy(
 
 // The address is read once; the dialog itself removes the parameter when it is done.
 const ignoreChanges = () => () => undefined;
-
-interface NewsletterContextValue {
-  texts: Newsletter;
-  brandName: string;
-  openDialog: () => void;
-}
-
-const NewsletterContext = createContext<NewsletterContextValue | null>(null);
-
-function useNewsletterContext(): NewsletterContextValue {
-  const value = useContext(NewsletterContext);
-  if (!value) throw new Error("Newsletter components must be inside <NewsletterProvider>.");
-  return value;
-}
-
-export const useNewsletterTexts = () => {
-  const { texts, brandName } = useNewsletterContext();
-  return { texts, brandName };
-};
-
-export const useSignupDialog = () => ({ openDialog: useNewsletterContext().openDialog });
 
 interface NewsletterProviderProps {
   texts: Newsletter;
@@ -90,6 +61,7 @@ export const query = graphql`
       text
       emailLabel
       placeholder
+      archiveLabel
     }
     submitLabel
     pendingLabel
@@ -101,10 +73,10 @@ export const query = graphql`
       successText
     }
     confirm {
-      ...LinkScreen
+      ...LinkScreenContent
     }
     unsubscribe {
-      ...LinkScreen
+      ...LinkScreenContent
     }
     links {
       cancelLabel
@@ -114,14 +86,5 @@ export const query = graphql`
       invalidTitle
       invalidText
     }
-  }
-
-  fragment LinkScreen on NewsletterConfirm {
-    title
-    text
-    buttonLabel
-    pendingLabel
-    successTitle
-    successText
   }
 `;

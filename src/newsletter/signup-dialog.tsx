@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { Modal } from "../components/modal";
-import { useNewsletterTexts } from "./newsletter-context";
+import { useNewsletterTexts } from "./use-newsletter";
 import { SignupForm } from "./signup-form";
 import { useSignup } from "./use-signup";
 
@@ -13,7 +13,7 @@ interface SignupDialogProps {
 export function SignupDialog({ open, onClose }: SignupDialogProps) {
   const { texts, brandName } = useNewsletterTexts();
   const field = useRef<HTMLInputElement>(null);
-  const signup = useSignup(`${texts.notices.dialogSuccessTitle} ${brandName} ✊`);
+  const signup = useSignup(texts.notices.dialogSuccessTitle.replace("{brand}", brandName));
   return (
     <Modal
       open={open}

@@ -1,5 +1,5 @@
 import React, { useId, useState } from "react";
-import { useNewsletterTexts } from "./newsletter-context";
+import { useNewsletterTexts } from "./use-newsletter";
 import type { Signup } from "./use-signup";
 
 interface SignupFormProps {

@@ -1,7 +1,8 @@
+import { graphql } from "gatsby";
 import { useEffect, useRef, useState } from "react";
 import { Modal } from "../components/modal";
 import { callFunction } from "./functions-client";
-import { useNewsletterTexts, useSignupDialog } from "./newsletter-context";
+import { useNewsletterTexts, useSignupDialog } from "./use-newsletter";
 import { showNotice } from "./notices";
 import {
   functionFor,
@@ -131,3 +132,14 @@ export default function SubscriptionLinkDialog() {
     </Modal>
   );
 }
+
+export const query = graphql`
+  fragment LinkScreenContent on LinkScreen {
+    title
+    text
+    buttonLabel
+    pendingLabel
+    successTitle
+    successText
+  }
+`;

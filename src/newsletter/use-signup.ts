@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import { callFunction } from "./functions-client";
-import { useNewsletterTexts } from "./newsletter-context";
+import { useNewsletterTexts } from "./use-newsletter";
 import { showNotice } from "./notices";
 
 export type SignupResult = "subscribed" | "failed" | "skipped";

@@ -1,11 +1,12 @@
 import { useEffect } from "react";
 import { graphql, Link, type HeadFC, type PageProps } from "gatsby";
-import type { Brand, NotFound } from "../content/schema";
+import type { Brand, EffectPages, NotFound } from "../content/schema";
 import { Seo } from "../components/seo/seo";
 
 interface NotFoundPageData {
   brand: Brand;
   notFound: NotFound;
+  effectPages: Pick<EffectPages, "name">;
 }
 
 export default function NotFoundPage({ data, location }: PageProps<NotFoundPageData>) {
@@ -28,7 +29,13 @@ export default function NotFoundPage({ data, location }: PageProps<NotFoundPageD
 }
 
 export const Head: HeadFC<NotFoundPageData> = ({ data, location }) => (
-  <Seo brand={data.brand} title={data.notFound.pageTitle} pathname={location.pathname} noindex />
+  <Seo
+    brand={data.brand}
+    newsletterName={data.effectPages.name}
+    title={data.notFound.pageTitle}
+    pathname={location.pathname}
+    noindex
+  />
 );
 
 export const query = graphql`
@@ -42,6 +49,9 @@ export const query = graphql`
       text
       homeLabel
       pageTitle
+    }
+    effectPages {
+      name
     }
   }
 `;

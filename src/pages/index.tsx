@@ -4,6 +4,7 @@ import type {
   Brand,
   Channels,
   CoreValues as CoreValuesContent,
+  EffectPages,
   Landing,
   Newsletter,
   Story,
@@ -30,6 +31,7 @@ export interface LandingPageData {
   channels: Channels;
   coreValues: CoreValuesContent;
   newsletter: Newsletter;
+  effectPages: Pick<EffectPages, "name">;
 }
 
 export default function IndexPage({ data }: PageProps<LandingPageData>) {
@@ -42,9 +44,7 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
   };
   return (
     <NewsletterProvider texts={newsletter} brandName={brand.name}>
-      <Layout
-        footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} note={landing.footer.note} />}
-      >
+      <Layout footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}>
         <Hero brand={brand} image={heroImage.childImageSharp.gatsbyImageData} />
         <EpisodeOne section={landing.episodeOne} videoUrl={urls.video} />
         <StorySection id="my-why" story={story.why} />
@@ -61,6 +61,7 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
 export const Head: HeadFC<LandingPageData> = ({ data, location }) => (
   <Seo
     brand={data.brand}
+    newsletterName={data.effectPages.name}
     pathname={location.pathname}
     structuredData={landingStructuredData(data.brand, data.channels.items)}
   />
@@ -89,22 +90,13 @@ export const query = graphql`
     }
     landing {
       episodeOne {
-        title
-        text
-        buttonLabel
+        ...EpisodeOneContent
       }
       closing {
-        title
-        text
-        videoLabel
-        podcastLabel
-        photoLabel
-        signUpLabel
-        watchLabel
-        listenLabel
+        ...ClosingContent
       }
       footer {
-        note
+        ...FooterContent
       }
     }
     story {
@@ -116,32 +108,16 @@ export const query = graphql`
       }
     }
     channels {
-      title
-      intro
-      items {
-        kind
-        name
-        platform
-        description
-        url
-        linkLabel
-      }
+      ...MovementContent
     }
     coreValues {
-      title
-      intro
-      items {
-        title
-        description
-      }
+      ...CoreValuesContent
     }
     newsletter {
       ...NewsletterContent
     }
-  }
-
-  fragment StoryContent on StoryWhy {
-    title
-    paragraphs
+    effectPages {
+      name
+    }
   }
 `;

@@ -38,9 +38,11 @@ export const landingData = (): LandingPageData => ({
   channels: readContent("channels"),
   coreValues: readContent("core-values"),
   newsletter: readContent("newsletter"),
+  effectPages: readContent("effect-pages"),
 });
 
 export const notFoundData = () => ({
   brand: landingData().brand,
   notFound: readContent<NotFound>("not-found"),
+  effectPages: readContent<{ name: string }>("effect-pages"),
 });

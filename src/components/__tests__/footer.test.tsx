@@ -4,7 +4,11 @@ import { renderToString } from "react-dom/server";
 import { Footer } from "../footer";
 
 const footer = (
-  <Footer brandName="The Purpose Effect" tagline="NO LIMITS. JUST PURPOSE." note="Made with purpose." />
+  <Footer
+    brandName="The Purpose Effect"
+    tagline="NO LIMITS. JUST PURPOSE."
+    footer={{ note: "Made with purpose.", archiveLabel: "Read past Effects" }}
+  />
 );
 
 afterEach(() => {

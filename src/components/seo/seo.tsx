@@ -1,29 +1,37 @@
 import { graphql } from "gatsby";
 import type { Brand } from "../../content/schema";
+import { feedTitle, JSON_FEED_PATH, RSS_PATH } from "../../effects/paths";
 import { absoluteUrl } from "./structured-data";
 
 interface SeoProps {
   brand: Brand;
+  /** The Effect of the Day's name (content/effect-pages.yaml): every page advertises its feeds. */
+  newsletterName: string;
   /** Page title; the home page uses the brand name and tagline. */
   title?: string;
   description?: string;
   pathname: string;
   noindex?: boolean;
   structuredData?: Record<string, unknown>;
+  /** An article (an Effect) rather than a website page, published at this ISO 8601 moment. */
+  publishedAt?: string;
 }
 
 /** Everything in <head> for search and sharing, from the brand's content. */
 export function Seo({
   brand,
+  newsletterName,
   title,
   description = brand.description,
   pathname,
   noindex,
   structuredData,
+  publishedAt,
 }: SeoProps) {
   const fullTitle = title ? `${title} | ${brand.name}` : `${brand.name} | ${brand.hero.tagline}`;
   const url = absoluteUrl(brand.siteUrl, pathname);
   const image = absoluteUrl(brand.siteUrl, brand.socialImage);
+  const feeds = feedTitle(newsletterName, brand.name);
   return (
     <>
       <title>{fullTitle}</title>
@@ -31,7 +39,20 @@ export function Seo({
       {/* A noindex page (the 404, shown for any path) has no address of its own: a canonical or
           og:url would point search engines and shares at whatever path was mistyped. */}
       {noindex ? <meta name="robots" content="noindex" /> : <link rel="canonical" href={url} />}
-      <meta property="og:type" content="website" />
+      <link
+        rel="alternate"
+        type="application/rss+xml"
+        title={feeds}
+        href={absoluteUrl(brand.siteUrl, RSS_PATH)}
+      />
+      <link
+        rel="alternate"
+        type="application/feed+json"
+        title={feeds}
+        href={absoluteUrl(brand.siteUrl, JSON_FEED_PATH)}
+      />
+      <meta property="og:type" content={publishedAt ? "article" : "website"} />
+      {publishedAt ? <meta property="article:published_time" content={publishedAt} /> : null}
       <meta property="og:site_name" content={brand.name} />
       <meta property="og:locale" content="en_US" />
       <meta property="og:title" content={fullTitle} />
@@ -70,12 +91,7 @@ export const query = graphql`
       credit
     }
     hero {
-      eyebrow
-      title
-      tagline
-      intro
-      joinLabel
-      imageAlt
+      ...HeroContent
     }
   }
 `;

@@ -37,6 +37,13 @@ describe("checking a content file", () => {
     ]);
   });
 
+  it("rejects a time zone that is not an IANA name", () => {
+    const data = { ...brand(), timeZone: "Eastern" };
+    expect(checkContent(brandSpec, data)).toEqual([
+      '"timeZone" must be a time zone name such as "America/New_York" or "Europe/Paris" (got "Eastern")',
+    ]);
+  });
+
   it("points into lists by position and checks a channel's kind", () => {
     const channels = readContent<{ items: Record<string, unknown>[] }>("channels");
     channels.items[2] = { ...channels.items[2], kind: "radio" };
@@ -97,9 +104,11 @@ describe("the GraphQL types", () => {
     expect(defs).toContain("tagline: String!");
     expect(defs).toContain("paragraphs: [String!]!");
     expect(defs).toContain("items: [ChannelsItems!]!");
-    // The two story sections share one type, so one fragment serves both.
-    expect(defs).toMatch(/why: StoryWhy!\n\s+biography: StoryWhy!/);
-    expect(defs).not.toContain("type StoryBiography");
+    // The two story sections share one type, named for what it is, so one fragment serves both;
+    // so do the confirm and unsubscribe screens.
+    expect(defs).toMatch(/why: StorySection!\n\s+biography: StorySection!/);
+    expect(defs).toMatch(/confirm: LinkScreen!\n\s+unsubscribe: LinkScreen!/);
+    expect(defs).not.toMatch(/type (StoryWhy|StoryBiography|NewsletterConfirm|NewsletterUnsubscribe) /);
   });
 
   it("names each file's type, and leaves unknown files to the plugin's default", () => {

@@ -9,7 +9,7 @@ const meta = (container: HTMLElement, key: string) =>
 
 describe("the Seo head tags", () => {
   it("give the home page its title, canonical address and a large social card", () => {
-    const { container } = render(<Seo brand={brand} pathname="/" />);
+    const { container } = render(<Seo brand={brand} newsletterName="Effect of the Day" pathname="/" />);
     expect(container.querySelector("title")).toHaveTextContent(
       "The Purpose Effect | NO LIMITS. JUST PURPOSE.",
     );
@@ -25,7 +25,15 @@ describe("the Seo head tags", () => {
   });
 
   it("keep a page out of search results when asked, with its own title and no address of its own", () => {
-    const { container } = render(<Seo brand={brand} pathname="/missing/" title="Page not found" noindex />);
+    const { container } = render(
+      <Seo
+        brand={brand}
+        newsletterName="Effect of the Day"
+        pathname="/missing/"
+        title="Page not found"
+        noindex
+      />,
+    );
     expect(container.querySelector("title")).toHaveTextContent("Page not found | The Purpose Effect");
     expect(meta(container, "robots")).toBe("noindex");
     expect(container.querySelector('link[rel="canonical"]')).toBeNull();
@@ -34,7 +42,9 @@ describe("the Seo head tags", () => {
 
   it("write JSON-LD that parses back and cannot close its script element", () => {
     const data = { "@context": "https://schema.org", name: "</script><script>alert(1)</script>" };
-    const { container } = render(<Seo brand={brand} pathname="/" structuredData={data} />);
+    const { container } = render(
+      <Seo brand={brand} newsletterName="Effect of the Day" pathname="/" structuredData={data} />,
+    );
     const script = container.querySelector('script[type="application/ld+json"]')!;
     expect(script.innerHTML).not.toContain("</script>");
     expect(JSON.parse(script.textContent ?? "")).toEqual(data);

@@ -1,0 +1,25 @@
+import type { EffectPageContext } from "../../effects/publication";
+
+interface EffectArticleProps {
+  effect: EffectPageContext;
+  eyebrow: string;
+}
+
+/** One Effect of the Day: its day, its title and its body. */
+export function EffectArticle({ effect, eyebrow }: EffectArticleProps) {
+  return (
+    <article aria-labelledby="effect-title" className="bg-cream px-5 py-14 sm:px-8 sm:py-20">
+      <div className="mx-auto max-w-3xl">
+        <p className="text-sm font-semibold uppercase tracking-[0.2em] text-ember-text">
+          {eyebrow} · <time dateTime={effect.date}>{effect.dateLabel}</time>
+        </p>
+        <h1 id="effect-title" className="mt-4 font-display text-5xl uppercase leading-[0.95] sm:text-6xl">
+          {effect.title}
+        </h1>
+        {/* Rendered at build time from the editor's Markdown, which the build refuses with raw HTML in it
+            (src/effects/markdown.ts). */}
+        <div className="effect-body mt-8" dangerouslySetInnerHTML={{ __html: effect.html }} />
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,60 @@
+import { graphql } from "gatsby";
+import React from "react";
+import type { Brand, EffectPages, Landing, Newsletter } from "../../content/schema";
+import { InlineSignup } from "../../newsletter/inline-signup";
+import { NewsletterProvider } from "../../newsletter/newsletter-context";
+import { Footer } from "../footer";
+import { Layout } from "../layout";
+import { SiteHeader } from "./site-header";
+
+/** What every page of the Effects queries (`...EffectsPageContent`). */
+export interface EffectsPageData {
+  brand: Brand;
+  landing: Pick<Landing, "footer">;
+  newsletter: Newsletter;
+  effectPages: Pick<EffectPages, "name" | "archive" | "effect">;
+}
+
+/** The frame of the Effects' pages: the banner, the page's own content, the inline signup card, the footer. */
+export function EffectsFrame({ data, children }: { data: EffectsPageData; children: React.ReactNode }) {
+  const { brand, landing, newsletter, effectPages } = data;
+  return (
+    <NewsletterProvider texts={newsletter} brandName={brand.name}>
+      <Layout
+        header={<SiteHeader brandName={brand.name} archiveLabel={effectPages.effect.archiveLabel} />}
+        footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}
+      >
+        {children}
+        <InlineSignup />
+      </Layout>
+    </NewsletterProvider>
+  );
+}
+
+export const query = graphql`
+  fragment EffectsPageContent on Query {
+    brand {
+      ...BrandContent
+    }
+    landing {
+      footer {
+        ...FooterContent
+      }
+    }
+    newsletter {
+      ...NewsletterContent
+    }
+    effectPages {
+      name
+      archive {
+        ...EffectArchiveContent
+      }
+      effect {
+        eyebrow
+        previousLabel
+        nextLabel
+        archiveLabel
+      }
+    }
+  }
+`;

@@ -1,0 +1,222 @@
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { effectsDir, loadEffects, publicationDay, publishedEffects } from "../effects";
+
+const GOOD = `title: Show up
+summary: Start before you feel ready.
+body: |
+  Readiness *follows* action. [Listen](https://example.com/show) or [read more](/effects/).
+
+  - one
+  - two
+`;
+
+describe("reading the Effects of the Day", () => {
+  let dir: string;
+  const write = (name: string, text: string) => writeFileSync(path.join(dir, name), text);
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "effects-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const problemsFor = () => loadEffects(dir).problems;
+  const shown = (name: string) => path.relative(process.cwd(), path.join(dir, name));
+
+  it("reads each file's fields and takes the date from its name, oldest first", () => {
+    write("2026-11-21.yaml", GOOD);
+    write("2026-11-20.yaml", GOOD.replace("Show up", "Earlier"));
+    const { effects, problems } = loadEffects(dir);
+    expect(problems).toEqual([]);
+    expect(effects.map((effect) => [effect.date, effect.title])).toEqual([
+      ["2026-11-20", "Earlier"],
+      ["2026-11-21", "Show up"],
+    ]);
+    expect(effects[1].summary).toBe("Start before you feel ready.");
+    expect(effects[1].body).toContain("Readiness *follows* action.");
+  });
+
+  it.each(["title", "summary", "body"])("stops at a missing %s, naming the file and the field", (field) => {
+    write(
+      "2026-11-21.yaml",
+      GOOD.split("\n")
+        .filter((line) => !line.startsWith(`${field}:`))
+        .join("\n"),
+    );
+    // A missing body also drops its indented lines, which YAML then reads as part of the summary.
+    expect(problemsFor().join("\n")).toContain(`${shown("2026-11-21.yaml")}: missing field "${field}"`);
+  });
+
+  it("stops at an empty field and at a field nobody reads", () => {
+    write("2026-11-21.yaml", `${GOOD.replace("title: Show up", 'title: ""')}author: Me\n`);
+    const [problem] = problemsFor();
+    expect(problem).toContain(`${shown("2026-11-21.yaml")}: "title" must be a non-empty text`);
+    expect(problem).toContain('unknown field "author"');
+  });
+
+  it.each(["2026-13-01", "2026-02-30", "21-11-2026", "2026-11-21-morning", "latest"])(
+    "stops at a file named %s.yaml, which is not a day",
+    (name) => {
+      write(`${name}.yaml`, GOOD);
+      expect(problemsFor()).toEqual([
+        `${shown(`${name}.yaml`)}: the file name must be the Effect's date as YYYY-MM-DD.yaml, a real day (got "${name}")`,
+      ]);
+    },
+  );
+
+  it("stops at two Effects on one day, naming both files", () => {
+    write("2026-11-21.yaml", GOOD);
+    write("2026-11-21.yml", GOOD);
+    expect(problemsFor()).toEqual([
+      `${shown("2026-11-21.yml")}: two Effects on 2026-11-21 (the other is ${shown("2026-11-21.yaml")}); keep one per day`,
+    ]);
+  });
+
+  it.each([
+    ["a block of HTML", "<div>Hello</div>"],
+    ["an inline tag", "Hello <b>there</b>"],
+    ["a script", '<script>alert("hi")</script>'],
+    ["a comment", "<!-- note -->"],
+  ])("stops at raw HTML in the body (%s), naming the field", (_what, html) => {
+    write("2026-11-21.yaml", `title: T\nsummary: S\nbody: |\n  Text.\n\n  ${html}\n`);
+    const [problem] = problemsFor();
+    expect(problem).toMatch(new RegExp(`^${shown("2026-11-21.yaml")}: "body": raw HTML is not allowed`));
+  });
+
+  it("stops at a link that is not a web or mail address or a page of the site", () => {
+    write(
+      "2026-11-21.yaml",
+      "title: T\nsummary: S\nbody: '[click](javascript:alert(1)) and [there](ftp://x.example/)'\n",
+    );
+    const [problem] = problemsFor();
+    expect(problem).toContain('"body": link "javascript:alert(1)" must start with https://');
+    expect(problem).toContain('"body": link "ftp://x.example/" must start with https://');
+  });
+
+  it("stops at anything else in the folder and at YAML that does not parse", () => {
+    write("notes.txt", "hello");
+    write("2026-11-22.yaml", "title: [unclosed\n");
+    const problems = problemsFor();
+    expect(problems[0]).toContain(`${shown("2026-11-22.yaml")}: not valid YAML`);
+    expect(problems[1]).toBe(
+      `${shown("notes.txt")}: only Effects belong here, one file per day named YYYY-MM-DD.yaml`,
+    );
+  });
+
+  it("reports every broken file at once, not only the first", () => {
+    write("2026-11-20.yaml", "title: T\n");
+    write("2026-11-21.yaml", GOOD);
+    write("2026-11-32.yaml", GOOD);
+    const { effects, problems } = loadEffects(dir);
+    expect(problems).toHaveLength(2);
+    expect(effects.map((effect) => effect.date)).toEqual(["2026-11-21"]);
+  });
+
+  it("has nothing to publish, and nothing wrong, without the folder", () => {
+    expect(loadEffects(path.join(dir, "none"))).toEqual({ effects: [], problems: [] });
+  });
+
+  it("accepts the sample Effects shipped in content/effects", () => {
+    const shipped = effectsDir({}, path.resolve(__dirname, "../../.."));
+    const { effects, problems } = loadEffects(shipped);
+    expect(problems).toEqual([]);
+    expect(effects).toHaveLength(readdirSync(shipped).filter((name) => name.endsWith(".yaml")).length);
+  });
+});
+
+describe("which Effects a build publishes", () => {
+  const effect = (date: string) => ({ date, file: `${date}.yaml`, title: date, summary: "s", body: "b" });
+  const all = ["2026-11-20", "2026-11-21", "2026-11-22"].map(effect);
+
+  it("publishes the Effects dated up to the build's day, newest first, and keeps later ones back", () => {
+    expect(publishedEffects(all, "2026-11-21").map((e) => e.date)).toEqual(["2026-11-21", "2026-11-20"]);
+    expect(publishedEffects(all, "2026-11-19")).toEqual([]);
+    expect(publishedEffects(all, "2027-01-01")).toHaveLength(3);
+  });
+
+  it("takes the build's day in the brand's time zone, not the machine's", () => {
+    // 03:30 UTC on the 22nd is still the evening of the 21st in New York, already the 22nd in Paris.
+    const now = new Date("2026-11-22T03:30:00Z");
+    expect(publicationDay("America/New_York", {}, now)).toBe("2026-11-21");
+    expect(publicationDay("Europe/Paris", {}, now)).toBe("2026-11-22");
+    expect(publicationDay("Pacific/Kiritimati", {}, new Date("2026-11-21T11:00:00Z"))).toBe("2026-11-22");
+  });
+
+  it("lets EFFECTS_TODAY set the build's day for previews and tests", () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    expect(publicationDay("America/New_York", { EFFECTS_TODAY: "2026-12-25" }, now)).toBe("2026-12-25");
+    expect(() => publicationDay("UTC", { EFFECTS_TODAY: "tomorrow" }, now)).toThrow(
+      'EFFECTS_TODAY must be a day written YYYY-MM-DD, e.g. 2026-11-21 (got "tomorrow")',
+    );
+    expect(() => publicationDay("UTC", { EFFECTS_TODAY: "2026-11-31" }, now)).toThrow(/EFFECTS_TODAY/);
+  });
+
+  it("reads the Effects from EFFECTS_DIR when set, relative to the project", () => {
+    expect(effectsDir({}, "/site")).toBe(path.join("/site", "content", "effects"));
+    expect(effectsDir({ EFFECTS_DIR: "e2e/fixtures/effects" }, "/site")).toBe("/site/e2e/fixtures/effects");
+  });
+});
+
+// Keeps the temp-folder helper honest: a nested folder is not an Effect either.
+it("refuses a folder inside content/effects", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "effects-"));
+  try {
+    mkdirSync(path.join(dir, "2026"));
+    expect(loadEffects(dir).problems[0]).toContain("only Effects belong here");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe("the build", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "effects-build-"));
+    jest.resetModules();
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+    delete process.env.EFFECTS_DIR;
+    delete process.env.EFFECTS_TODAY;
+  });
+
+  async function createPages() {
+    const { createPages: create } = await import("../../../gatsby-node");
+    const reporter = { panicOnBuild: jest.fn(), info: jest.fn() };
+    const actions = { createPage: jest.fn() };
+    await create!({ actions, reporter } as never, {} as never, () => undefined);
+    return { reporter, paths: actions.createPage.mock.calls.map(([page]) => page.path as string) };
+  }
+
+  it("stops with the file and the field when an Effect is broken", async () => {
+    writeFileSync(path.join(dir, "2026-11-21.yaml"), "title: T\nsummary: S\nbody: Hello <em>there</em>\n");
+    writeFileSync(path.join(dir, "2026-11-22.yaml"), "title: T\nbody: B\n");
+    process.env.EFFECTS_DIR = dir;
+    const { reporter, paths } = await createPages();
+    const shown = (name: string) => path.relative(process.cwd(), path.join(dir, name));
+    expect(reporter.panicOnBuild).toHaveBeenCalledTimes(1);
+    const [message] = reporter.panicOnBuild.mock.calls[0];
+    expect(message).toContain(`${shown("2026-11-21.yaml")}: "body": raw HTML is not allowed`);
+    expect(message).toContain(`${shown("2026-11-22.yaml")}: missing field "summary"`);
+    expect(paths).toEqual([]);
+  });
+
+  it("creates the pages of the Effects whose day has come, and the archive", async () => {
+    for (const day of ["2026-11-20", "2026-11-21", "2026-11-22"])
+      writeFileSync(path.join(dir, `${day}.yaml`), GOOD);
+    process.env.EFFECTS_DIR = dir;
+    process.env.EFFECTS_TODAY = "2026-11-21";
+    const { reporter, paths } = await createPages();
+    expect(reporter.panicOnBuild).not.toHaveBeenCalled();
+    expect(paths).toEqual(["/effects/2026-11-21/", "/effects/2026-11-20/", "/effects/"]);
+  });
+
+  it("stops when EFFECTS_TODAY is not a day", async () => {
+    process.env.EFFECTS_DIR = dir;
+    process.env.EFFECTS_TODAY = "2026-11";
+    const { reporter } = await createPages();
+    expect(reporter.panicOnBuild).toHaveBeenCalledWith(
+      expect.stringContaining("EFFECTS_TODAY must be a day"),
+    );
+  });
+});

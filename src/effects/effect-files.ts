@@ -1,0 +1,64 @@
+/**
+ * Writes the files an Effect has besides its page: the two feeds and each published Effect's
+ * mail edition, into the built site. A mail edition left by an earlier build (one made for a later
+ * day, or before an Effect was deleted) is removed, so the sender never finds an Effect the site
+ * does not publish.
+ */
+import { mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { EffectPages } from "../content/schema";
+import type { Effect } from "./effects";
+import { jsonFeed, rssFeed } from "./feeds";
+import { mailEdition } from "./mail";
+import { effectPath, JSON_FEED_PATH, mailEditionPath, RSS_PATH } from "./paths";
+
+export interface EffectFilesSource {
+  /** Newest first. */
+  published: readonly Effect[];
+  brand: { name: string; siteUrl: string; timeZone: string; author: { name: string } };
+  texts: Pick<EffectPages, "name" | "description" | "mail">;
+}
+
+export async function writeEffectFiles(publicDir: string, { published, brand, texts }: EffectFilesSource) {
+  const fileOf = (urlPath: string) => path.join(publicDir, ...urlPath.split("/"));
+  const write = async (urlPath: string, body: string) => {
+    const file = fileOf(urlPath);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, body);
+  };
+  await removeStaleMailEditions(path.dirname(fileOf(effectPath("x"))), new Set(published.map((e) => e.date)));
+  const feedSource = {
+    published,
+    siteUrl: brand.siteUrl,
+    timeZone: brand.timeZone,
+    brandName: brand.name,
+    authorName: brand.author.name,
+    name: texts.name,
+    description: texts.description,
+  };
+  await write(RSS_PATH, rssFeed(feedSource));
+  await write(JSON_FEED_PATH, jsonFeed(feedSource));
+  for (const effect of published) {
+    const edition = mailEdition(effect, { siteUrl: brand.siteUrl, texts });
+    await write(mailEditionPath(effect.date), `${JSON.stringify(edition, null, 2)}\n`);
+  }
+}
+
+/** Deletes `<dir>/<day>/mail.json` for every day not published, and the folder if nothing else is left. */
+async function removeStaleMailEditions(effectsDir: string, published: ReadonlySet<string>): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(effectsDir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !/^\d{4}-\d{2}-\d{2}$/.test(entry.name) || published.has(entry.name))
+      continue;
+    const dir = path.join(effectsDir, entry.name);
+    await rm(path.join(dir, "mail.json"), { force: true });
+    // Gatsby removes the page of an Effect that is no longer built; an empty folder would remain.
+    if ((await readdir(dir)).length === 0) await rmdir(dir);
+  }
+}
