@@ -1,8 +1,8 @@
 import { writeFile } from "fs/promises";
 import path from "path";
 import type { GatsbyNode } from "gatsby";
-import { hostHeaders, HOST_HEADERS_FILE } from "./server/host-headers";
-import { siteConnectOrigins } from "./server/security-headers";
+import { hostHeaders, HOST_HEADERS_FILE } from "./site-headers/host-headers";
+import { siteConnectOrigins } from "./site-headers/security-headers";
 import { checkContent, contentTypes, toTypeDefs } from "./src/content/schema";
 
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the

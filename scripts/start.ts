@@ -4,11 +4,22 @@
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { parseArgs } from "node:util";
+import { ROOT, parseLocalEnv } from "../server/local-env.ts";
 import { main } from "../server/main.ts";
-import { ROOT } from "../server/start-server.ts";
 import { buildReason } from "./site-build.ts";
 
-const reason = buildReason(ROOT, path.resolve(ROOT, process.env.PUBLIC_DIR?.trim() || "public"));
+// No options: `util.parseArgs` refuses anything given, instead of ignoring a typo.
+try {
+  parseArgs({ args: process.argv.slice(2), options: {}, strict: true });
+} catch (error) {
+  console.error(
+    `${error instanceof Error ? error.message : String(error)}\nUsage: npm start (settings come from the environment; see .env.example)`,
+  );
+  process.exit(2);
+}
+
+const reason = buildReason(ROOT, parseLocalEnv().publicDir);
 if (reason) {
   console.log(`Building the site: ${reason}.`);
   const result = spawnSync(path.join(ROOT, "node_modules/.bin/gatsby"), ["build"], {

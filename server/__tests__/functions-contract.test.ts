@@ -2,7 +2,7 @@
  * The functions' contract (docs: ../../../shared/design.md, "The functions' contract") through
  * HTTP against the local stack, once on PGlite and once on a real PostgreSQL server.
  */
-import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/subscriber-store.ts";
+import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/admin-queries.ts";
 import { testPostgresUrl } from "../testing/databases.ts";
 import { linkIn, oneClickUrl, readOutbox, recipients, waitForOutbox } from "../testing/outbox.ts";
 import { type Backend, startTestStack, type TestStack } from "../testing/test-stack.ts";
@@ -31,7 +31,7 @@ async function mailsTo(stack: TestStack, address: string, count = 1) {
 const tokenOf = (url: URL, param: "confirm" | "unsubscribe") => url.searchParams.get(param) ?? "";
 
 async function counts(stack: TestStack) {
-  return stack.server.store.countByStatus();
+  return stack.server.newsletter.admin.countByStatus();
 }
 
 /** Everything a visitor can observe about an answer: status, body and which headers it has. */
@@ -428,7 +428,9 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
       { email: address },
       { headers: { referer: `${stack.origin}/?confirm=secret#newsletter` } },
     );
-    const [row] = (await stack.server.store.list()).filter((subscriber) => subscriber.email === address);
+    const [row] = (await stack.server.newsletter.admin.list()).filter(
+      (subscriber) => subscriber.email === address,
+    );
     expect(row).toMatchObject({ status: "pending", consent_source: `${stack.origin}/` });
     expect(row.consent_at?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
     expect(row.signed_up_at?.getTime()).toBe(row.consent_at?.getTime());
@@ -449,8 +451,8 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
     await stack.post("send-confirmation", { email: young });
     stack.advance(6 * 86_400);
 
-    await stack.server.store.purge(stack.now(), 7);
-    const left = new Map((await stack.server.store.list()).map((row) => [row.email, row.status]));
+    await stack.server.newsletter.purge(stack.now());
+    const left = new Map((await stack.server.newsletter.admin.list()).map((row) => [row.email, row.status]));
     expect(left.has(stale)).toBe(false);
     expect(left.get(confirmed)).toBe("confirmed");
     expect(left.get(young)).toBe("pending");

@@ -17,7 +17,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { hostHeaders } from "../host-headers.ts";
+import { hostHeaders } from "../../site-headers/host-headers.ts";
 import { type RunningServer, startServer } from "../start-server.ts";
 import { preparedDataDir } from "../testing/test-stack.ts";
 

@@ -1,14 +1,16 @@
 /**
- * The local stack's mail transport when no `SMTP_URL` is set: each mail becomes an `.eml` file in
- * `$DATA_DIR/outbox/` (any mail program opens it) and its confirmation link is printed, so a
- * signup can be finished without a mail server.
+ * The local stack's transport when no `SMTP_URL` is set: each mail becomes an `.eml` file in
+ * `$DATA_DIR/outbox/` (any mail program opens it) and its preview line (the confirmation link)
+ * is printed, so a signup can be finished without a mail server. Node only (it writes files):
+ * the Deno entries never import it.
  */
+import { randomUUID } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { maskEmail } from "../supabase/functions/_shared/email-address.ts";
-import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { Mailer } from "../supabase/functions/_shared/mail-sender.ts";
+import { maskEmail } from "../../email-address.ts";
+import type { Logger } from "../../logger.ts";
+import type { Mailer } from "../mailer.ts";
 
 export function createOutboxMailer(outboxDir: string, log: Logger): Mailer {
   mkdirSync(outboxDir, { recursive: true });
@@ -16,7 +18,7 @@ export function createOutboxMailer(outboxDir: string, log: Logger): Mailer {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     description: `outbox ${outboxDir}`,
-    async send(message, context) {
+    async send(message) {
       const info = await composer.sendMail({
         from: message.from,
         to: message.to,
@@ -25,12 +27,15 @@ export function createOutboxMailer(outboxDir: string, log: Logger): Mailer {
         html: message.html,
         headers: message.headers,
       });
-      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${context.jobId}.eml`;
+      // Time first, so the folder lists mails in the order they were written.
+      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID().slice(0, 8)}.eml`;
       const file = path.join(outboxDir, name);
       // Written under a temporary name and renamed, so a reader never sees half a mail.
       writeFileSync(`${file}.tmp`, info.message as Buffer);
       renameSync(`${file}.tmp`, file);
-      log.info(`mail to ${maskEmail(message.to)} written to ${file}; confirm: ${context.links.confirm}`);
+      log.info(
+        `mail to ${maskEmail(message.to)} written to ${file}${message.preview ? `; ${message.preview}` : ""}`,
+      );
     },
   };
 }
