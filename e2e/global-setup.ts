@@ -1,5 +1,5 @@
-import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "./support/browser";
-import { buildSiteIfStale } from "./support/build";
+import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../toolkit/browser";
+import { buildSiteIfStale } from "../scripts/site-build";
 
 /**
  * Runs once before the browser tests: checks for Chromium, and builds the site when `public/` is

@@ -1,8 +1,8 @@
 import { gone, isFocused, notice, textOf, visible } from "./support/expect";
 import { inlineCard, openSignupDialog, pageErrors, subscribeInline } from "./support/newsletter";
-import { waitForMail } from "./support/outbox";
+import { linkIn, waitForMail } from "../toolkit/outbox";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { SPEC } from "./support/texts";
+import { SPEC } from "../toolkit/texts";
 
 const SEND_CONFIRMATION = "**/functions/v1/send-confirmation";
 
@@ -44,8 +44,8 @@ describeInBrowser("subscribing to the newsletter", () => {
       expect(await reopened.field.inputValue()).toBe("");
 
       const mail = await waitForMail(site.stack.outbox, address);
-      expect(mail.confirmUrl.startsWith(`${site.url}/?confirm=`)).toBe(true);
-      expect(mail.unsubscribeUrl.startsWith(`${site.url}/?unsubscribe=`)).toBe(true);
+      expect(linkIn(mail, "confirm").href.startsWith(`${site.url}/?confirm=`)).toBe(true);
+      expect(linkIn(mail, "unsubscribe").href.startsWith(`${site.url}/?unsubscribe=`)).toBe(true);
     });
 
     it("keeps the address and the dialog, and logs the error, when the function answers 500", async () => {

@@ -1,8 +1,9 @@
 /**
  * Whether the site needs a build: `public/index.html` missing, or older than a source file in
  * src/, content/, static/, a gatsby-*.ts file, the Tailwind and PostCSS configuration or the
- * installed dependencies' lock. Tests (`__tests__`) do not change the build.
+ * installed dependencies' lock, and builds it then. Tests (`__tests__`) do not change the build.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -39,4 +40,26 @@ export function buildReason(root: string, publicDir = path.join(root, "public"))
   const builtAt = statSync(built).mtimeMs;
   const changed = sources.map((source) => newest(source)).find((found) => found && found.mtimeMs > builtAt);
   return changed ? `${path.relative(root, changed.file)} changed since the last build` : null;
+}
+
+/**
+ * Builds the site (`gatsby build`) when `buildReason` gives one, saying why in one line: what
+ * `npm start`, the browser tests and the benchmarks run before they serve `public/`. Throws when
+ * the build fails (its own messages are already on the terminal).
+ */
+export function buildSiteIfStale(root = path.resolve(__dirname, ".."), publicDir?: string): void {
+  const reason = buildReason(root, publicDir);
+  if (!reason) {
+    console.log(
+      "The site is up to date: public/ is newer than its sources (src/, content/, static/, the configuration).",
+    );
+    return;
+  }
+  console.log(`Building the site: ${reason}.`);
+  const result = spawnSync(path.join(root, "node_modules/.bin/gatsby"), ["build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, GATSBY_TELEMETRY_DISABLED: process.env.GATSBY_TELEMETRY_DISABLED ?? "1" },
+  });
+  if (result.status !== 0) throw new Error("The site did not build; see the messages above.");
 }

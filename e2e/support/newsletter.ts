@@ -1,6 +1,6 @@
 import type { Locator, Page } from "playwright-core";
 import { notice, visible } from "./expect";
-import { content, SPEC } from "./texts";
+import { content, SPEC } from "../../toolkit/texts";
 
 const { newsletter } = content;
 

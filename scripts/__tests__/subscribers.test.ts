@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { linkIn, waitForOutbox } from "../../server/testing/outbox.ts";
+import { linkIn, waitForOutbox } from "../../toolkit/outbox.ts";
 import { startTestStack, type TestStack } from "../../server/testing/test-stack.ts";
 import { csvField, parseCommand, run } from "../subscribers.ts";
 

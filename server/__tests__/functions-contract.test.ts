@@ -1,10 +1,10 @@
 /**
- * The functions' contract (docs: ../../../shared/design.md, "The functions' contract") through
+ * The functions' contract (docs/architecture.md, "The functions' contract") through
  * HTTP against the local stack, once on PGlite and once on a real PostgreSQL server.
  */
 import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/admin-queries.ts";
-import { testPostgresUrl } from "../testing/databases.ts";
-import { linkIn, oneClickUrl, readOutbox, recipients, waitForOutbox } from "../testing/outbox.ts";
+import { testPostgresUrl } from "../../toolkit/databases.ts";
+import { linkIn, oneClickUrl, readOutbox, recipients, waitForOutbox } from "../../toolkit/outbox.ts";
 import { type Backend, startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(60_000);
@@ -393,6 +393,33 @@ describe.each(backends)("rate limiting on %s", (backend) => {
     stack.advance(60);
     expect((await stack.post("send-confirmation", { email: freshAddress("patient") })).status).toBe(200);
     await waitForOutbox(stack.outbox, 4);
+  });
+});
+
+describe.each([
+  ["behind a trusted proxy (TRUST_PROXY=1)", "1", [200, 200, 429]],
+  ["without TRUST_PROXY", "", [200, 429, 429]],
+])("the client address for the rate limit %s", (_case, trustProxy, expected) => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack("PGlite", { RATE_LIMIT_PER_MINUTE: "1", TRUST_PROXY: trustProxy });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it("counts visitors by X-Forwarded-For only when the proxy is trusted", async () => {
+    stack.advance(60 - (stack.now().getTime() % 60_000) / 1000);
+    const statuses: number[] = [];
+    for (const visitor of ["203.0.113.1", "203.0.113.2", "203.0.113.2"]) {
+      const response = await stack.post(
+        "send-confirmation",
+        { email: freshAddress("proxied") },
+        { headers: { "x-forwarded-for": `${visitor}, 10.0.0.1` } },
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual(expected);
   });
 });
 

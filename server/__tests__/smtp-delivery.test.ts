@@ -5,9 +5,9 @@
 import type { ParsedMail } from "mailparser";
 import { createServer, type Server, type Socket } from "node:net";
 import { createSmtpMailer } from "../../supabase/functions/_shared/mail/transports/smtp.ts";
-import { freePort } from "../testing/postgres-server.ts";
-import { createSmtpCapture, type SmtpCapture } from "../testing/smtp-capture.ts";
-import { linkIn, oneClickUrl, rawHeader, recipients } from "../testing/outbox.ts";
+import { freePort } from "../../toolkit/free-port.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
+import { linkIn, oneClickUrl, rawHeader, recipients } from "../../toolkit/outbox.ts";
 import { startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(60_000);

@@ -9,7 +9,7 @@ import type { SqlExecutor } from "../../supabase/functions/_shared/sql-executor.
 import { createMailQueue } from "../../supabase/functions/_shared/mail-queue.ts";
 import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions.ts";
 import { migrate } from "../migrations.ts";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../testing/databases.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
 
 jest.setTimeout(60_000);
 

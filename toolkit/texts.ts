@@ -1,6 +1,6 @@
-import { landingData, readContent } from "../../src/test-support/content";
+import { landingData, readContent } from "../src/test-support/content";
 
-/** The product specification's literal texts (spec §2, §4, §5, §8): the page must show exactly these. */
+/** The product's literal texts, which the page must show exactly as written here. */
 export const SPEC = {
   joinTheMovement: "Join the Movement",
   tagline: "NO LIMITS. JUST PURPOSE.",

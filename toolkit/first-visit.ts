@@ -12,7 +12,7 @@ export interface ScriptFile {
 }
 
 /**
- * The first visit's JavaScript budget from issue 2: 100 KB gzipped, counted as Chrome DevTools and
+ * The first visit's JavaScript budget (README, "Performance"): 100 KB gzipped, counted as Chrome DevTools and
  * Lighthouse count (1 KB = 1024 bytes).
  */
 export const FIRST_VISIT_BUDGET_BYTES = 100 * 1024;

@@ -1,14 +1,23 @@
-/** Reads the local stack's outbox (`$DATA_DIR/outbox/*.eml`) as a mail program would. */
+/**
+ * Reads the local stack's outbox (`$DATA_DIR/outbox/*.eml`) as a mail program would: the one
+ * outbox reader of the backend tests, the browser tests and the benchmarks.
+ */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { simpleParser, type ParsedMail } from "mailparser";
 
+/** The mail files, oldest first (their names start with the time they were written). */
+export const outboxFiles = (outboxDir: string): string[] =>
+  existsSync(outboxDir)
+    ? readdirSync(outboxDir)
+        .filter((name) => name.endsWith(".eml"))
+        .sort()
+    : [];
+
 export async function readOutbox(outboxDir: string): Promise<ParsedMail[]> {
-  if (!existsSync(outboxDir)) return [];
-  const files = readdirSync(outboxDir)
-    .filter((name) => name.endsWith(".eml"))
-    .sort();
-  return Promise.all(files.map((name) => simpleParser(readFileSync(path.join(outboxDir, name)))));
+  return Promise.all(
+    outboxFiles(outboxDir).map((name) => simpleParser(readFileSync(path.join(outboxDir, name)))),
+  );
 }
 
 export async function waitForOutbox(
@@ -31,6 +40,29 @@ export const recipients = (mail: ParsedMail): string[] =>
     .flat()
     .flatMap((to) => to?.value ?? [])
     .map((address) => address.address ?? "");
+
+/** Mails to `address` (any letter case), in the order they were written. */
+export async function mailsTo(outboxDir: string, address: string): Promise<ParsedMail[]> {
+  const wanted = address.toLowerCase();
+  return (await readOutbox(outboxDir)).filter((mail) =>
+    recipients(mail).some((to) => to.toLowerCase() === wanted),
+  );
+}
+
+/** Waits (bounded) for the first mail to `address`: the stack sends it just after answering. */
+export async function waitForMail(
+  outboxDir: string,
+  address: string,
+  timeoutMs = 10_000,
+): Promise<ParsedMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [mail] = await mailsTo(outboxDir, address);
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`No mail to ${address} in ${outboxDir} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** The `?confirm=` or `?unsubscribe=` page link in a mail's text part. */
 export function linkIn(mail: ParsedMail, param: "confirm" | "unsubscribe"): URL {
