@@ -5,6 +5,7 @@
  */
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono } from "hono";
+import { forwardedClient } from "../supabase/functions/_shared/http.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import { staticSite } from "./static-site.ts";
@@ -40,9 +41,9 @@ export function createApp(options: AppOptions): Hono<Env> {
   });
 
   app.all("/functions/v1/:name{.+}", (c) => {
-    const forwarded = options.trustProxy ? c.req.header("x-forwarded-for")?.split(",")[0].trim() : undefined;
+    const forwarded = options.trustProxy ? forwardedClient(c.req.raw) : undefined;
     return newsletter.handle(c.req.param("name").replace(/\/$/, ""), c.req.raw, {
-      clientAddress: forwarded || getConnInfo(c).remote.address || "unknown",
+      clientAddress: forwarded ?? getConnInfo(c).remote.address ?? "unknown",
       note: (outcome) => c.set("outcome", outcome),
       waitUntil: options.waitUntil,
     });

@@ -113,3 +113,11 @@ export function parseJsonObject(bytes: Uint8Array<ArrayBuffer>, cors: Headers): 
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
+
+/**
+ * The visitor's address as a proxy in front of the function reports it: the first entry of
+ * `X-Forwarded-For`. Only for hosts behind a proxy they trust (Supabase's; the local stack with
+ * `TRUST_PROXY`).
+ */
+export const forwardedClient = (request: Request): string | undefined =>
+  request.headers.get("x-forwarded-for")?.split(",")[0].trim() || undefined;

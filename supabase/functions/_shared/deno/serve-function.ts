@@ -8,6 +8,7 @@
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
 import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
 import type { FunctionName } from "../function-wrapper.ts";
+import { forwardedClient } from "../http.ts";
 import { consoleLogger } from "../logger.ts";
 import { createLogMailer } from "../mail/transports/log.ts";
 import { createSmtpMailer } from "../mail/transports/smtp.ts";
@@ -42,9 +43,8 @@ export function serveFunction(name: FunctionName): void {
   const port = Number(env.FUNCTION_PORT);
   const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
   Deno.serve(options, (request, info) => {
-    // Supabase's proxy sets x-forwarded-for; its first entry is the visitor.
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0].trim();
+    // Supabase's proxy sets x-forwarded-for.
     const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : undefined;
-    return newsletter.handle(name, request, { clientAddress: forwarded || remote, waitUntil });
+    return newsletter.handle(name, request, { clientAddress: forwardedClient(request) ?? remote, waitUntil });
   });
 }
