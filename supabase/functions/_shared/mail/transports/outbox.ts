@@ -11,6 +11,7 @@ import nodemailer from "nodemailer";
 import { maskEmail } from "../../email-address.ts";
 import type { Logger } from "../../logger.ts";
 import type { Mailer } from "../mailer.ts";
+import { nodemailerFields } from "./smtp.ts";
 
 export function createOutboxMailer(outboxDir: string, log: Logger): Mailer {
   mkdirSync(outboxDir, { recursive: true });
@@ -19,14 +20,7 @@ export function createOutboxMailer(outboxDir: string, log: Logger): Mailer {
   return {
     description: `outbox ${outboxDir}`,
     async send(message) {
-      const info = await composer.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        headers: message.headers,
-      });
+      const info = await composer.sendMail(nodemailerFields(message));
       // Time first, so the folder lists mails in the order they were written.
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID().slice(0, 8)}.eml`;
       const file = path.join(outboxDir, name);

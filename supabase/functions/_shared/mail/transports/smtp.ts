@@ -13,6 +13,16 @@ import type { MailMessage, Mailer } from "../mailer.ts";
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
+/** A message as nodemailer takes it: the same MIME on the wire and in the outbox's files. */
+export const nodemailerFields = ({ from, to, subject, text, html, headers }: MailMessage) => ({
+  from,
+  to,
+  subject,
+  text,
+  html,
+  headers,
+});
+
 export function createSmtpMailer(smtpUrl: string, timeouts = SMTP_TIMEOUTS): Mailer {
   const url = new URL(smtpUrl);
   if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
@@ -25,14 +35,7 @@ export function createSmtpMailer(smtpUrl: string, timeouts = SMTP_TIMEOUTS): Mai
   return {
     description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}`,
     async send(message: MailMessage): Promise<void> {
-      await transport.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        headers: message.headers,
-      });
+      await transport.sendMail(nodemailerFields(message));
     },
     async close(): Promise<void> {
       transport.close();
