@@ -82,7 +82,6 @@ function compression(): MiddlewareHandler {
 
 /** `404.html` with status 404, or a plain "Not Found" when the site has none. */
 async function notFoundPage(c: Context, publicDir: string): Promise<Response> {
-  c.header("Cache-Control", REVALIDATE);
   try {
     const page = await readFile(path.join(publicDir, "404.html"));
     return c.body(new Uint8Array(page), 404, { "Content-Type": "text/html; charset=utf-8" });
@@ -106,14 +105,13 @@ export function staticSite(publicDir: string): MiddlewareHandler[] {
         return c.text("Method Not Allowed\n", 405, { Allow: "GET, HEAD" });
       }
       // The hosts' own configuration, not a page: hosts that read it never serve it.
-      if (c.req.path === `/${HOST_HEADERS_FILE}`) return notFoundPage(c, publicDir);
-      await next();
+      if (c.req.path === `/${HOST_HEADERS_FILE}`) c.res = await notFoundPage(c, publicDir);
+      else await next();
+      // Here, after `etag`, so a 304 (which `etag` builds afresh) keeps the rule as well.
+      c.res.headers.set("Cache-Control", c.res.status === 404 ? REVALIDATE : cacheControlFor(c.req.path));
     },
     etag({ weak: true }),
     compression(),
-    async (c) => {
-      c.header("Cache-Control", cacheControlFor(c.req.path));
-      return (await serveFiles(c, async () => undefined)) ?? notFoundPage(c, publicDir);
-    },
+    async (c) => (await serveFiles(c, async () => undefined)) ?? notFoundPage(c, publicDir),
   ];
 }

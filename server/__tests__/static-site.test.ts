@@ -222,6 +222,7 @@ describe("the static site", () => {
       "if-none-match": String(first.headers.etag),
     });
     expect(again.status).toBe(304);
+    expect(again.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     const head = await get(url, "/", {}, "HEAD");
     expect(head.status).toBe(200);
     expect(head.body).toHaveLength(0);
