@@ -10,6 +10,13 @@ import { buildSiteIfStale } from "./site-build.ts";
 try {
   // No options: `util.parseArgs` refuses anything given instead of ignoring a typo.
   parseArgs({ args: process.argv.slice(2), options: {}, strict: true });
+} catch (error) {
+  console.error(
+    `${error instanceof Error ? error.message : String(error)}\nUsage: npm start (settings come from the environment: see .env.example)`,
+  );
+  process.exit(2);
+}
+try {
   buildSiteIfStale(ROOT, parseLocalEnv().publicDir);
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
