@@ -1,3 +1,4 @@
+/** The ceiling page Lighthouse compares the landing page with, written into a folder the stack serves. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { content, SPEC } from "../toolkit/texts";

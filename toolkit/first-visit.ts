@@ -1,3 +1,4 @@
+/** What a first visit downloads as script, measured in Chromium, and the budget it is held to. */
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { untilHydrated } from "./browser";

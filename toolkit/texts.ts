@@ -1,3 +1,4 @@
+/** The texts the page must show: the product's literal ones and those read from content/. */
 import { landingData, readContent } from "../src/test-support/content";
 
 /** The product's literal texts, which the page must show exactly as written here. */

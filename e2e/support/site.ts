@@ -1,3 +1,4 @@
+/** One test file's site: the local stack and Chromium started before it, pages opened for each test. */
 import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response } from "playwright-core";
 import { chromiumAvailable, launchChromium, untilHydrated, VIEWPORTS } from "../../toolkit/browser";
 import { startStack, type Stack } from "../../toolkit/stack";
