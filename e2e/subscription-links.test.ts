@@ -3,7 +3,7 @@ import { untilHydrated } from "../toolkit/browser";
 import { gone, textOf, visible } from "./support/expect";
 import { subscribeInline } from "./support/newsletter";
 import type { ParsedMail } from "mailparser";
-import { linkIn, waitForMail } from "../toolkit/outbox";
+import { linkIn, waitForMailsTo } from "../toolkit/outbox";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
 import { content } from "../toolkit/texts";
 
@@ -30,7 +30,7 @@ describeInBrowser("the links in the confirmation mail", () => {
     const { page, context } = await site.visit("/");
     const address = uniqueAddress("links");
     await subscribeInline(page, address);
-    mail = await waitForMail(site.stack.outbox, address);
+    mail = (await waitForMailsTo(site.stack.outbox, address))[0];
     await context.close();
   });
 

@@ -49,18 +49,24 @@ export async function mailsTo(outboxDir: string, address: string): Promise<Parse
   );
 }
 
-/** Waits (bounded) for the first mail to `address`: the stack sends it just after answering. */
-export async function waitForMail(
+/**
+ * Waits (bounded) until at least `count` mails to `address` are in the outbox, and returns them
+ * all: the stack sends a mail just after its answer.
+ */
+export async function waitForMailsTo(
   outboxDir: string,
   address: string,
+  count = 1,
   timeoutMs = 10_000,
-): Promise<ParsedMail> {
+): Promise<ParsedMail[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [mail] = await mailsTo(outboxDir, address);
-    if (mail) return mail;
-    if (Date.now() > deadline) throw new Error(`No mail to ${address} in ${outboxDir} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const mails = await mailsTo(outboxDir, address);
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline) {
+      throw new Error(`Expected ${count} mails to ${address} in ${outboxDir}, found ${mails.length}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/admin-queries.ts";
 import { testPostgresUrl } from "../../toolkit/databases.ts";
-import { linkIn, oneClickUrl, readOutbox, recipients, waitForOutbox } from "../../toolkit/outbox.ts";
+import { linkIn, oneClickUrl, waitForMailsTo, waitForOutbox } from "../../toolkit/outbox.ts";
 import { type Backend, startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(60_000);
@@ -15,18 +15,8 @@ const backends: Backend[] = postgresUrl ? ["PGlite", "PostgreSQL"] : ["PGlite"];
 let counter = 0;
 const freshAddress = (name = "visitor") => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 
-async function mailsTo(stack: TestStack, address: string, count = 1) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const mails = (await readOutbox(stack.outbox)).filter((mail) =>
-      recipients(mail).some((to) => to.toLowerCase() === address.toLowerCase()),
-    );
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline)
-      throw new Error(`Expected ${count} mails to ${address}, found ${mails.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const mailsTo = (stack: TestStack, address: string, count = 1) =>
+  waitForMailsTo(stack.outbox, address, count);
 
 const tokenOf = (url: URL, param: "confirm" | "unsubscribe") => url.searchParams.get(param) ?? "";
 

@@ -43,6 +43,8 @@ describe("the functions as Request → Response", () => {
       sent.push(message);
     },
   };
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
   const tokenIn = (message: MailMessage, param: "confirm" | "unsubscribe") =>
     new RegExp(`[?&]${param}=([A-Za-z0-9_-]{43})`).exec(message.text)?.[1];
 
@@ -50,7 +52,7 @@ describe("the functions as Request → Response", () => {
     dataDir = await preparedDataDir();
     db = await createPgliteExecutor(path.join(dataDir, "pglite"));
     const config = parseConfig({ RATE_LIMIT_PER_MINUTE: "3" });
-    newsletter = createNewsletter({ db, mailer: inbox, config, log });
+    newsletter = createNewsletter({ db, mailer: inbox, config, log, now });
   });
   afterAll(async () => {
     await newsletter?.stop();
@@ -86,7 +88,80 @@ describe("the functions as Request → Response", () => {
     expect(await newsletter.admin.countByStatus()).toMatchObject({ unsubscribed: 1 });
   });
 
+  it("answers the preflight for the site's origin and refuses other methods with 405", async () => {
+    const preflight = await newsletter.handle(
+      "send-confirmation",
+      new Request(`${SITE}/functions/v1/send-confirmation`, {
+        method: "OPTIONS",
+        headers: { origin: SITE, "access-control-request-method": "POST" },
+      }),
+    );
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(SITE);
+    expect(preflight.headers.get("access-control-allow-headers")).toBe(
+      "authorization, apikey, x-client-info, content-type",
+    );
+    const get = await newsletter.handle(
+      "confirm-subscription",
+      new Request(`${SITE}/functions/v1/confirm-subscription`, {
+        headers: { origin: "https://elsewhere.example" },
+      }),
+    );
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(get.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("refuses a body over the limit with 413, and one not sent as JSON with 415", async () => {
+    const big = await newsletter.handle(
+      "confirm-subscription",
+      call("confirm-subscription", { token: "x".repeat(5000) }),
+    );
+    expect([big.status, (await big.json()).error.code]).toEqual([413, "payload_too_large"]);
+    const form = await newsletter.handle(
+      "confirm-subscription",
+      new Request(`${SITE}/functions/v1/confirm-subscription`, {
+        method: "POST",
+        headers: { "content-type": "text/plain", origin: SITE },
+        body: "token=abc",
+      }),
+    );
+    expect([form.status, (await form.json()).error.code]).toEqual([415, "unsupported_media_type"]);
+  });
+
+  it("unsubscribes by the one-click post of RFC 8058, and answers 410 for a confirm link past its day", async () => {
+    sent.length = 0;
+    const waitUntil: Promise<unknown>[] = [];
+    await newsletter.handle("send-confirmation", call("send-confirmation", { email: "late@example.com" }), {
+      clientAddress: "192.0.2.77",
+      waitUntil: (work) => waitUntil.push(work),
+    });
+    await Promise.all(waitUntil);
+    const [mail] = sent;
+    const oneClick = /<([^>]+)>/.exec(mail.headers["List-Unsubscribe"])?.[1] ?? "";
+    expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+
+    offsetMs += 25 * 3_600_000;
+    const expired = await newsletter.handle(
+      "confirm-subscription",
+      call("confirm-subscription", { token: tokenIn(mail, "confirm") }),
+    );
+    expect([expired.status, (await expired.json()).error.code]).toEqual([410, "expired_token"]);
+
+    const provider = await newsletter.handle(
+      "unsubscribe",
+      new Request(oneClick, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      }),
+    );
+    expect([provider.status, await provider.json()]).toEqual([200, { status: "unsubscribed" }]);
+  });
+
   it("answers 429 with Retry-After past the per-minute limit of one client address", async () => {
+    // The limit counts per clock minute: start at the top of one, so the four requests share it.
+    offsetMs += 60_000 - (now().getTime() % 60_000);
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       const answer = await newsletter.handle(
