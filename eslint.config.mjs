@@ -47,7 +47,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/__tests__/**", "**/__mocks__/**", "src/test-support/**", "e2e/**", "jest-*.{js,ts}"],
+    files: ["**/__tests__/**", "**/__mocks__/**", "src/test-support/**", "e2e/**", "jest/**"],
     languageOptions: { globals: { ...globals.jest } },
   },
   prettier,

@@ -1,8 +1,8 @@
 import { mkdir, readdir, rm, writeFile } from "fs/promises";
 import path from "path";
 import type { GatsbyNode, Reporter } from "gatsby";
-import { hostHeaders, HOST_HEADERS_FILE } from "./server/host-headers";
-import { siteConnectOrigins } from "./server/security-headers";
+import { hostHeaders, HOST_HEADERS_FILE } from "./site-headers/host-headers";
+import { siteConnectOrigins } from "./site-headers/security-headers";
 import { readBrand } from "./src/content/read-brand";
 import { checkContent, contentTypes, toTypeDefs, type EffectPages } from "./src/content/schema";
 import {

@@ -18,11 +18,11 @@ module.exports = {
     {
       displayName: "site",
       // jsdom plus Node's fetch, so the real supabase-js client runs in component tests.
-      testEnvironment: "<rootDir>/jest-environment-site.js",
+      testEnvironment: "<rootDir>/jest/environment-site.js",
       testEnvironmentOptions: { url: "http://localhost/" },
       // The root stays <rootDir> so the manual mocks in __mocks__/ apply to node modules.
       testMatch: ["<rootDir>/src/**/__tests__/**/*.test.[jt]s?(x)"],
-      transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest-preprocess.js" },
+      transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest/preprocess.js" },
       moduleNameMapper: {
         "\\.(css|scss)$": "identity-obj-proxy",
         "\\.(jpg|jpeg|png|gif|svg|webp|avif|woff2?)$": "<rootDir>/__mocks__/file-mock.js",
@@ -31,8 +31,8 @@ module.exports = {
       modulePathIgnorePatterns: ["<rootDir>/.cache", "<rootDir>/public"],
       transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],
       globals: { __PATH_PREFIX__: "" },
-      setupFiles: ["<rootDir>/jest-loadershim.js"],
-      setupFilesAfterEnv: ["<rootDir>/jest-setup.ts"],
+      setupFiles: ["<rootDir>/jest/loadershim.js"],
+      setupFilesAfterEnv: ["<rootDir>/jest/setup.ts"],
     },
     {
       displayName: "backend",

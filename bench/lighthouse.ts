@@ -5,7 +5,7 @@
  * both see the same machine load. Reports medians and the ratios ours / ceiling.
  */
 import * as chromeLauncher from "chrome-launcher";
-import { chromiumFlags, chromiumPath } from "../e2e/support/browser";
+import { chromiumFlags, chromiumPath } from "../toolkit/browser";
 
 /** Runs per page; `BENCH_RUNS=1 npm run bench` for a quick check of the pipeline. */
 export const RUNS = Number(process.env.BENCH_RUNS) || 5;

@@ -7,9 +7,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { buildSiteIfStale } from "../e2e/support/build";
-import { kb } from "../e2e/support/first-visit";
-import { ROOT, startStack } from "../e2e/support/stack";
+import { buildSiteIfStale } from "../scripts/site-build";
+import { kb } from "../toolkit/first-visit";
+import { ROOT, startStack } from "../toolkit/stack";
 import { writeCeilingPage } from "./ceiling-page";
 import { CATEGORIES, compare, medians, RUNS, type Run } from "./lighthouse";
 import { firstVisitTable, measureFirstVisitJs } from "./size";
@@ -284,16 +284,15 @@ async function main(): Promise<void> {
     ...(signup.ran ? [] : ["", `Signup endpoint not measured: ${signup.output}.`]),
   ].join("\n");
   replaceGeneratedBlock(path.join(BENCH, "RESULTS.md"), `${summary}\n\n${details}`);
-  replaceGeneratedBlock(path.join(ROOT, "README.md"), summary);
   // Laid out as `npm run format` would, so the check in `npm test` stays green after a bench run.
   execFileSync(
     path.join(ROOT, "node_modules/.bin/prettier"),
-    ["--write", "--log-level", "warn", "README.md", "bench/RESULTS.md"],
+    ["--write", "--log-level", "warn", "bench/RESULTS.md"],
     {
       cwd: ROOT,
     },
   );
-  console.log("\nWrote bench/results.json, and the tables in bench/RESULTS.md and README.md.");
+  console.log("\nWrote bench/results.json and the tables in bench/RESULTS.md.");
 }
 
 main().catch((error: unknown) => {

@@ -7,13 +7,14 @@
  * signs up a new address: the full path (rate-limit count, row, mail job, then the mail file).
  * BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 10) change the run.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startServer } from "../server/start-server.ts";
-import { createTestDatabase, type TestDatabase } from "../server/testing/databases.ts";
-import { type PostgresServer, postgresAvailable, startPostgres } from "../server/testing/postgres-server.ts";
+import { createTestDatabase, type TestDatabase } from "../toolkit/databases.ts";
+import { type PostgresServer, postgresAvailable, startPostgres } from "../toolkit/postgres-server.ts";
+import { outboxFiles, readOutbox, recipients } from "../toolkit/outbox.ts";
+import { startProcess } from "../toolkit/process.ts";
 import { textTable } from "./table.ts";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -93,44 +94,15 @@ async function serveChild(mode: string): Promise<void> {
   });
 }
 
-function startChild(
-  mode: string,
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), [__filename, mode], {
+/** One server in its own process (this file with `mode`), resolved once it listens. */
+async function startChild(mode: string, env: Record<string, string>) {
+  const started = await startProcess(path.join(ROOT, "node_modules/.bin/tsx"), [__filename, mode], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    ready: /Listening on (http:\/\/\S+)/,
   });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${mode} did not start:\n${output}`)), 60_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1].replace("localhost", "127.0.0.1"), child });
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${mode} exited (${code}):\n${output}`));
-    });
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    child.once("exit", () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
+  // A stack finishes the mail in flight before it exits: give it time.
+  return { url: started.ready[1].replace("localhost", "127.0.0.1"), stop: () => started.stop(15_000) };
 }
 
 let sequence = 0;
@@ -146,17 +118,9 @@ const signupRequests = (): LoadRequest[] => [
   },
 ];
 
-const mailFiles = (outbox: string) =>
-  existsSync(outbox) ? readdirSync(outbox).filter((file) => file.endsWith(".eml")) : [];
-
 /** How many distinct addresses the outbox's mails go to (each load address signs up once). */
-function recipients(outbox: string): number {
-  const addresses = new Set<string>();
-  for (const file of mailFiles(outbox)) {
-    const to = /^To: (.+)$/m.exec(readFileSync(path.join(outbox, file), "utf8"));
-    if (to) addresses.add(to[1].trim());
-  }
-  return addresses.size;
+async function distinctRecipients(outbox: string): Promise<number> {
+  return new Set((await readOutbox(outbox)).flatMap(recipients)).size;
 }
 
 /**
@@ -165,13 +129,13 @@ function recipients(outbox: string): number {
  */
 async function untilMailed(outbox: string, expected: number): Promise<{ mails: number; seconds: number }> {
   const started = Date.now();
-  while (mailFiles(outbox).length < expected && Date.now() - started < 60_000) {
+  while (outboxFiles(outbox).length < expected && Date.now() - started < 60_000) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const seconds = Number(((Date.now() - started) / 1000).toFixed(1));
   // Let the mail of those last in-flight requests land before counting.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  return { mails: mailFiles(outbox).length, seconds };
+  return { mails: outboxFiles(outbox).length, seconds };
 }
 
 async function measure(name: string, url: string, outbox?: string): Promise<Scenario> {
@@ -203,7 +167,7 @@ async function measure(name: string, url: string, outbox?: string): Promise<Scen
     const { mails, seconds } = await untilMailed(outbox, accepted);
     scenario.acceptedSignups = accepted;
     scenario.mailsWritten = mails;
-    scenario.mailRecipients = recipients(outbox);
+    scenario.mailRecipients = await distinctRecipients(outbox);
     scenario.mailCatchUpSeconds = seconds;
   }
   return scenario;
@@ -224,11 +188,11 @@ async function stackScenario(name: string, extraEnv: Record<string, string>): Pr
     DATABASE_URL: "",
     ...extraEnv,
   };
-  const { url, child } = await startChild("--serve-stack", env);
+  const stack = await startChild("--serve-stack", env);
   try {
-    return await measure(name, url, path.join(dataDir, "outbox"));
+    return await measure(name, stack.url, path.join(dataDir, "outbox"));
   } finally {
-    await stopChild(child);
+    await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -243,7 +207,7 @@ async function main(): Promise<void> {
   try {
     scenarios.push(await measure("bare Node http (200)", bare.url));
   } finally {
-    await stopChild(bare.child);
+    await bare.stop();
   }
 
   scenarios.push(await stackScenario("local stack, PGlite", {}));

@@ -2,16 +2,16 @@
  * `npm run size`: the JavaScript a first visit downloads, gzipped, per file and in total, measured
  * in Chromium against the built site on the local stack. Exits non-zero over the 100 KB budget.
  */
-import { launchChromium, VIEWPORTS } from "../e2e/support/browser";
-import { buildSiteIfStale } from "../e2e/support/build";
+import { launchChromium, VIEWPORTS } from "../toolkit/browser";
+import { buildSiteIfStale } from "../scripts/site-build";
 import {
   FIRST_VISIT_BUDGET_BYTES,
   firstVisitScripts,
   kb,
   totalGzipBytes,
   type ScriptFile,
-} from "../e2e/support/first-visit";
-import { startStack } from "../e2e/support/stack";
+} from "../toolkit/first-visit";
+import { startStack } from "../toolkit/stack";
 import { textTable } from "./table";
 
 export interface FirstVisitJs {

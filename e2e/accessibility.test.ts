@@ -1,10 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
-import { VIEWPORTS } from "./support/browser";
+import { VIEWPORTS } from "../toolkit/browser";
 import { notice, untilAnimationsSettle, visible } from "./support/expect";
 import { openSignupDialog, subscribeInline } from "./support/newsletter";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { SPEC } from "./support/texts";
+import { SPEC } from "../toolkit/texts";
 import { publishedFixtures } from "./support/effects";
 
 /** axe-core's findings, one line per failing element, so a failure says what to fix. */

@@ -3,9 +3,9 @@ import type { Page } from "playwright-core";
 import { textOf } from "./support/expect";
 import { effectTexts, publishedFixtures, scheduledFixtures } from "./support/effects";
 import { inlineCard, pageErrors, subscribeInline } from "./support/newsletter";
-import { waitForMail } from "./support/outbox";
+import { linkIn, waitForMailsTo } from "../toolkit/outbox";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { content } from "./support/texts";
+import { content } from "../toolkit/texts";
 
 const dateLabel = (date: string) =>
   new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "long" }).format(
@@ -150,8 +150,8 @@ describeInBrowser("the published Effects of the Day", () => {
       await subscribeInline(page, address);
       expect(functionCalls("send-confirmation")).toHaveLength(1);
       expect(await field.inputValue()).toBe("");
-      const mail = await waitForMail(site.stack.outbox, address);
-      expect(mail.confirmUrl.startsWith(`${site.url}/?confirm=`)).toBe(true);
+      const [mail] = await waitForMailsTo(site.stack.outbox, address);
+      expect(linkIn(mail, "confirm").href.startsWith(`${site.url}/?confirm=`)).toBe(true);
     });
 
     it("tells search engines and social previews what it is", async () => {

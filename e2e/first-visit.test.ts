@@ -1,4 +1,4 @@
-import { VIEWPORTS } from "./support/browser";
+import { VIEWPORTS } from "../toolkit/browser";
 import { notice, visible } from "./support/expect";
 import {
   FIRST_VISIT_BUDGET_BYTES,
@@ -6,10 +6,10 @@ import {
   kb,
   ON_DEMAND_CHUNK,
   totalGzipBytes,
-} from "./support/first-visit";
+} from "../toolkit/first-visit";
 import { inlineCard } from "./support/newsletter";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { SPEC } from "./support/texts";
+import { SPEC } from "../toolkit/texts";
 
 describeInBrowser("what a first visit downloads", () => {
   const site = useSite();

@@ -1,5 +1,5 @@
-import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "./support/browser";
-import { buildSiteIfStale } from "./support/build";
+import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../toolkit/browser";
+import { buildSiteIfStale } from "../scripts/site-build";
 import { E2E_EFFECTS_ENV } from "./support/effects";
 
 /**
@@ -14,5 +14,5 @@ export default function globalSetup(): void {
     console.log(`\nBrowser tests skipped: no Chromium at ${chromiumPath}; ${INSTALL_HINT}.`);
     return;
   }
-  buildSiteIfStale(E2E_EFFECTS_ENV);
+  buildSiteIfStale(undefined, undefined, { ...process.env, ...E2E_EFFECTS_ENV });
 }

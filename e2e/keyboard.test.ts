@@ -1,6 +1,6 @@
 import { isFocused, notice, visible } from "./support/expect";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { content, SPEC } from "./support/texts";
+import { content, SPEC } from "../toolkit/texts";
 
 describeInBrowser("a visitor using only the keyboard", () => {
   const site = useSite();

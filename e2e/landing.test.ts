@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { VIEWPORTS } from "./support/browser";
-import { readOnce } from "./support/first-visit";
-import { content, SPEC, videoChannelUrl } from "./support/texts";
+import { VIEWPORTS } from "../toolkit/browser";
+import { readOnce } from "../toolkit/first-visit";
+import { content, SPEC, videoChannelUrl } from "../toolkit/texts";
 import { expectInOrder, gone, isFocused, textOf, visible } from "./support/expect";
 import { describeInBrowser, useSite } from "./support/site";
-import { ROOT } from "./support/stack";
+import { ROOT } from "../toolkit/stack";
 
 describeInBrowser("the landing page in Chromium", () => {
   const site = useSite();

@@ -1,6 +1,6 @@
 import { gone, textOf, visible } from "./support/expect";
 import { describeInBrowser, useSite } from "./support/site";
-import { content, notFoundContent, SPEC } from "./support/texts";
+import { content, notFoundContent, SPEC } from "../toolkit/texts";
 
 describeInBrowser("an address that does not exist", () => {
   const site = useSite();

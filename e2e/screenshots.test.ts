@@ -1,9 +1,9 @@
 import { mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { VIEWPORTS } from "./support/browser";
+import { VIEWPORTS } from "../toolkit/browser";
 import { untilAnimationsSettle } from "./support/expect";
-import { scrollToBottom } from "./support/first-visit";
+import { scrollToBottom } from "../toolkit/first-visit";
 import { openSignupDialog } from "./support/newsletter";
 import { publishedFixtures } from "./support/effects";
 import { describeInBrowser, useSite } from "./support/site";

@@ -1,10 +1,11 @@
 import type { Page } from "playwright-core";
-import { untilHydrated } from "./support/browser";
+import { untilHydrated } from "../toolkit/browser";
 import { gone, textOf, visible } from "./support/expect";
 import { subscribeInline } from "./support/newsletter";
-import { waitForMail, type Mail } from "./support/outbox";
+import type { ParsedMail } from "mailparser";
+import { linkIn, waitForMailsTo } from "../toolkit/outbox";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { content } from "./support/texts";
+import { content } from "../toolkit/texts";
 
 const { newsletter } = content;
 
@@ -23,13 +24,13 @@ function tampered(link: string): string {
 
 describeInBrowser("the links in the confirmation mail", () => {
   const site = useSite();
-  let mail: Mail;
+  let mail: ParsedMail;
 
   beforeAll(async () => {
     const { page, context } = await site.visit("/");
     const address = uniqueAddress("links");
     await subscribeInline(page, address);
-    mail = await waitForMail(site.stack.outbox, address);
+    mail = (await waitForMailsTo(site.stack.outbox, address))[0];
     await context.close();
   });
 
@@ -50,8 +51,8 @@ describeInBrowser("the links in the confirmation mail", () => {
   }
 
   const cases = [
-    { action: "confirm", link: () => mail.confirmUrl, screen: newsletter.confirm },
-    { action: "unsubscribe", link: () => mail.unsubscribeUrl, screen: newsletter.unsubscribe },
+    { action: "confirm", link: () => linkIn(mail, "confirm").href, screen: newsletter.confirm },
+    { action: "unsubscribe", link: () => linkIn(mail, "unsubscribe").href, screen: newsletter.unsubscribe },
   ] as const;
 
   // In order: confirm first, then unsubscribe, as a subscriber would.
@@ -79,7 +80,7 @@ describeInBrowser("the links in the confirmation mail", () => {
   });
 
   it("is forgotten when the visitor closes its dialog: a reload does not ask again", async () => {
-    const { page, functionCalls } = await site.visit(mail.confirmUrl);
+    const { page, functionCalls } = await site.visit(linkIn(mail, "confirm").href);
     await visible(page.getByRole("dialog", { name: newsletter.confirm.title, exact: true }));
     await page.keyboard.press("Escape");
     await gone(page.getByRole("dialog"));

@@ -2,8 +2,10 @@
  * Whether the site needs a build: `public/index.html` missing, or older than a source file in
  * src/, content/, static/, a gatsby-*.ts file, the Tailwind and PostCSS configuration or the
  * installed dependencies' lock, or made for another day's Effects (or another set of them, see
- * `EFFECTS_DIR`) than the one asked for now. Tests (`__tests__`) do not change the build.
+ * `EFFECTS_DIR`) than the one asked for now; and builds it then. Tests (`__tests__`) do not change
+ * the build.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { readBrand } from "../src/content/read-brand";
@@ -74,4 +76,30 @@ export function buildReason(
   const changed = sources.map((source) => newest(source)).find((found) => found && found.mtimeMs > builtAt);
   if (changed) return `${path.relative(root, changed.file)} changed since the last build`;
   return publicationReason(root, env);
+}
+
+/**
+ * Builds the site (`gatsby build`) when `buildReason` gives one, saying why in one line: what
+ * `npm start`, the browser tests and the benchmarks run before they serve `public/`. Throws when
+ * the build fails (its own messages are already on the terminal).
+ */
+export function buildSiteIfStale(
+  root = path.resolve(__dirname, ".."),
+  publicDir?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  const reason = buildReason(root, publicDir, env);
+  if (!reason) {
+    console.log(
+      "The site is up to date: public/ is newer than its sources (src/, content/, static/, the configuration).",
+    );
+    return;
+  }
+  console.log(`Building the site: ${reason}.`);
+  const result = spawnSync(path.join(root, "node_modules/.bin/gatsby"), ["build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...env, GATSBY_TELEMETRY_DISABLED: env.GATSBY_TELEMETRY_DISABLED ?? "1" },
+  });
+  if (result.status !== 0) throw new Error("The site did not build; see the messages above.");
 }

@@ -2,26 +2,24 @@
  * `npm start`: builds the site when `public/index.html` is missing or older than any source
  * (src/, content/, static/, gatsby-*.ts), says which in one line, then starts the local stack.
  */
-import { spawnSync } from "node:child_process";
-import path from "node:path";
+import { parseArgs } from "node:util";
+import { parseLocalEnv, ROOT } from "../server/local-env.ts";
 import { main } from "../server/main.ts";
-import { ROOT } from "../server/start-server.ts";
-import { buildReason } from "./site-build.ts";
+import { buildSiteIfStale } from "./site-build.ts";
 
-const reason = buildReason(ROOT, path.resolve(ROOT, process.env.PUBLIC_DIR?.trim() || "public"));
-if (reason) {
-  console.log(`Building the site: ${reason}.`);
-  const result = spawnSync(path.join(ROOT, "node_modules/.bin/gatsby"), ["build"], {
-    cwd: ROOT,
-    stdio: "inherit",
-  });
-  if (result.status !== 0) {
-    console.error("The site did not build; see the messages above.");
-    process.exit(result.status ?? 1);
-  }
-} else {
-  console.log(
-    "The site is up to date: public/ is newer than its sources (src/, content/, static/, the configuration).",
+try {
+  // No options: `util.parseArgs` refuses anything given instead of ignoring a typo.
+  parseArgs({ args: process.argv.slice(2), options: {}, strict: true });
+} catch (error) {
+  console.error(
+    `${error instanceof Error ? error.message : String(error)}\nUsage: npm start (settings come from the environment: see .env.example)`,
   );
+  process.exit(2);
+}
+try {
+  buildSiteIfStale(ROOT, parseLocalEnv().publicDir);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
 }
 void main();

@@ -4,14 +4,14 @@
  * PGlite in DATA_DIR). CSV goes to standard output unless --output is given.
  */
 import { writeFileSync } from "node:fs";
-import path from "node:path";
+import { parseArgs } from "node:util";
 import {
-  createSubscriberStore,
+  createAdminQueries,
   type ExportRow,
   SUBSCRIBER_STATUSES,
-} from "../supabase/functions/_shared/subscriber-store.ts";
+} from "../supabase/functions/_shared/admin-queries.ts";
 import type { SubscriberStatus } from "../supabase/functions/_shared/subscription-lifecycle.ts";
-import { ROOT } from "../server/start-server.ts";
+import { parseLocalEnv } from "../server/local-env.ts";
 import { openStorage } from "../server/storage.ts";
 
 const USAGE = `Usage:
@@ -26,27 +26,37 @@ interface Command {
   output?: string;
 }
 
-export function parseArgs(args: string[]): Command {
+export function parseCommand(args: string[]): Command {
   const [action, ...rest] = args;
   if (action !== "stats" && action !== "export")
     throw new UsageError(action ? `Unknown command "${action}".` : "No command given.");
+  const allowed = action === "export" ? ["status", "output"] : [];
+  // Not strict, so an unknown option gets our message (naming the command) instead of Node's.
+  const { tokens } = parseArgs({
+    args: rest,
+    options: { status: { type: "string" }, output: { type: "string" } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const command: Command = { action };
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i];
-    const [name, inline] = flag.split("=", 2);
-    const value = inline ?? rest[++i];
-    if (action === "export" && name === "--status") {
+  for (const token of tokens) {
+    if (token.kind !== "option" || !allowed.includes(token.name)) {
+      const given =
+        token.kind === "option" ? token.rawName : token.kind === "positional" ? token.value : "--";
+      throw new UsageError(`Unknown option "${given}" for ${action}.`);
+    }
+    const value = token.value;
+    if (token.name === "status") {
       if (!SUBSCRIBER_STATUSES.includes(value as SubscriberStatus)) {
         throw new UsageError(
           `--status must be one of ${SUBSCRIBER_STATUSES.join(", ")} (got "${value ?? ""}").`,
         );
       }
       command.status = value as SubscriberStatus;
-    } else if (action === "export" && name === "--output") {
+    } else {
       if (!value) throw new UsageError("--output needs a file name.");
       command.output = value;
-    } else {
-      throw new UsageError(`Unknown option "${flag}" for ${action}.`);
     }
   }
   return command;
@@ -84,13 +94,11 @@ export function toCsv(rows: ExportRow[]): string {
 }
 
 export async function run(args: string[], env = process.env): Promise<string> {
-  const command = parseArgs(args);
-  const storage = await openStorage({
-    databaseUrl: env.DATABASE_URL?.trim() || undefined,
-    dataDir: path.resolve(ROOT, env.DATA_DIR?.trim() || ".data"),
-  });
+  const command = parseCommand(args);
+  const { databaseUrl, dataDir } = parseLocalEnv(env);
+  const storage = await openStorage({ databaseUrl, dataDir });
   try {
-    const store = createSubscriberStore(storage.db);
+    const store = createAdminQueries(storage.db);
     if (command.action === "stats") {
       const counts = await store.countByStatus();
       const total = Object.values(counts).reduce((sum, count) => sum + count, 0);

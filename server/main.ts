@@ -4,10 +4,17 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ROOT, startServer, stdoutLogger } from "./start-server.ts";
+import { parseLocalEnv } from "./local-env.ts";
+import { startServer, stdoutLogger } from "./start-server.ts";
 
 export async function main(): Promise<void> {
-  const publicDir = path.resolve(ROOT, process.env.PUBLIC_DIR?.trim() || "public");
+  let publicDir: string;
+  try {
+    publicDir = parseLocalEnv().publicDir;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
   if (!existsSync(path.join(publicDir, "index.html"))) {
     console.error(
       `No built site in ${publicDir}: run \`npm run build\` first, or \`npm start\`, which builds when needed.`,

@@ -1,36 +1,29 @@
 /**
- * The local stack: one Node process serving the built site from `public/` and the newsletter
- * functions at `/functions/v1/<name>` on one origin, through the same handler as Supabase.
- * `startServer` is what `server/main.ts` runs and what the tests start.
+ * Starts the local stack: one Node process serving the built site from `public/` and the
+ * newsletter functions at `/functions/v1/<name>` on one origin (`app.ts`), over the storage of
+ * `storage.ts` and the mail transport the environment names. `startServer` is what
+ * `server/main.ts` runs and what the tests start; `close` is the graceful shutdown.
  */
 import { existsSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { forwardedClientAddress, parseTrustedHops } from "../supabase/functions/_shared/client-address.ts";
+import { createAdaptorServer } from "@hono/node-server";
 import { configWarnings, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
-import { createSmtpMailer } from "../supabase/functions/_shared/drivers/smtp-mailer.ts";
-import {
-  createFunctionHandler,
-  type FunctionHandler,
-  FUNCTION_NAMES,
-  isFunctionName,
-} from "../supabase/functions/_shared/handler.ts";
-import { corsHeaders, errorResponse } from "../supabase/functions/_shared/http.ts";
 import { type Logger, maskingLogger } from "../supabase/functions/_shared/logger.ts";
-import { createMailSender, type Mailer } from "../supabase/functions/_shared/mail-sender.ts";
+import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
+import { createOutboxMailer } from "../supabase/functions/_shared/mail/transports/outbox.ts";
+import { createSmtpMailer } from "../supabase/functions/_shared/mail/transports/smtp.ts";
+import { createNewsletter, type Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import {
-  createSubscriberStore,
-  type SubscriberStore,
-} from "../supabase/functions/_shared/subscriber-store.ts";
-import { startMailWorker } from "./mail-worker.ts";
-import { createOutboxMailer } from "./outbox-mailer.ts";
-import { contentSecurityPolicy, securityHeaders, siteConnectOrigins } from "./security-headers.ts";
-import { createStaticSite } from "./static-site.ts";
+  contentSecurityPolicy,
+  securityHeaders,
+  siteConnectOrigins,
+} from "../site-headers/security-headers.ts";
+import { createApp } from "./app.ts";
+import { parseLocalEnv } from "./local-env.ts";
+import { startRetryTimer } from "./retry-timer.ts";
 import { openStorage } from "./storage.ts";
-
-export const ROOT = path.resolve(__dirname, "..");
 
 export interface ServerOptions {
   /** The environment to read (PORT, DATA_DIR, DATABASE_URL, SMTP_URL, SITE_URL, ...). Default: process.env. */
@@ -43,15 +36,14 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string;
   port: number;
-  store: SubscriberStore;
+  newsletter: Newsletter;
   /** Stops taking requests, finishes the ones in flight and the mail being sent, closes storage. */
   close(): Promise<void>;
 }
 
-const FUNCTIONS_PREFIX = "/functions/v1/";
+const SHUTDOWN_GRACE_MS = 10_000;
 /** More than a site this size meets at once; a client opening thousands is refused, not served. */
 export const MAX_CONNECTIONS = 512;
-const SHUTDOWN_GRACE_MS = 10_000;
 
 const timestamp = () => new Date().toISOString().slice(11, 19);
 
@@ -61,92 +53,40 @@ export const stdoutLogger: Logger = {
   error: (message) => console.error(`${timestamp()} error: ${message}`),
 };
 
-function toWebRequest(request: IncomingMessage, url: URL): Request {
-  const headers = new Headers();
-  for (let i = 0; i < request.rawHeaders.length; i += 2)
-    headers.append(request.rawHeaders[i], request.rawHeaders[i + 1]);
-  const hasBody = request.method !== "GET" && request.method !== "HEAD";
-  // Node's fetch needs `duplex: "half"` for a streamed body; the DOM typings do not know it yet.
-  const init: RequestInit & { duplex?: "half" } = {
-    method: request.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(request) as ReadableStream<Uint8Array>) : undefined,
-    duplex: hasBody ? "half" : undefined,
-  };
-  return new Request(url, init);
-}
-
-async function sendWebResponse(
-  response: ServerResponse,
-  answer: Response,
-  extra: Record<string, string>,
-): Promise<void> {
-  const headers: Record<string, string> = { ...extra };
-  answer.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const body = Buffer.from(await answer.arrayBuffer());
-  headers["content-length"] = String(body.length);
-  response.writeHead(answer.status, headers);
-  response.end(body);
-}
-
-function clientAddress(request: IncomingMessage, trustedHops: number): string {
-  const forwarded = request.headers["x-forwarded-for"];
-  return forwardedClientAddress(
-    Array.isArray(forwarded) ? forwarded.join(", ") : forwarded,
-    request.socket.remoteAddress ?? "unknown",
-    trustedHops,
-  );
-}
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
+  // Every line, whoever writes it, with its addresses masked (an SMTP server's error included).
   const log = maskingLogger(options.log ?? stdoutLogger);
-  // An empty PORT (`PORT= npm start`) means unset, not port 0.
-  const requestedPort = Number(env.PORT?.trim() || 8000);
-  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
-    throw new Error(`PORT must be a port number (got "${env.PORT}")`);
-  }
-  const host = env.HOST?.trim() || "127.0.0.1";
-  const dataDir = path.resolve(ROOT, env.DATA_DIR?.trim() || ".data");
-  const publicDir = path.resolve(ROOT, env.PUBLIC_DIR?.trim() || "public");
-  const trustedHops = parseTrustedHops(env.TRUST_PROXY);
+  const local = parseLocalEnv(env);
 
   // Listen first (PORT=0 picks a free port), so the default SITE_URL can name the real port.
-  const inFlight = new Set<Promise<void>>();
-  let handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> = async (
-    _request,
-    response,
-  ) => {
-    response.writeHead(503, { "Retry-After": "1" }).end();
-  };
-  const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
-    if (!URL.canParse(request.url ?? "/", "http://localhost")) {
-      // `GET //[`: not a path any page or function has. One line, no stack trace.
-      log.info(`${request.method} (malformed request target) 400`);
-      response.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
-      response.end("Bad Request\n");
-      return;
-    }
-    const done = handle(request, response).catch((error: unknown) => {
-      log.error(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
-      response.end();
-    });
-    inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
-  });
+  let fetchHandler: (request: Request, bindings: unknown) => Response | Promise<Response> = () =>
+    new Response(null, { status: 503, headers: { "Retry-After": "1" } });
+  const server = createAdaptorServer({
+    fetch: (request, bindings) => fetchHandler(request, bindings),
+    // Node's own Request and Response: the core checks `instanceof Response`.
+    overrideGlobalObjects: false,
+    // Node checks the timeouts below every connectionsCheckingInterval (30 s by default).
+    serverOptions: { connectionsCheckingInterval: 1_000 },
+  }) as Server;
   server.keepAliveTimeout = 5_000;
   // Slow clients: the largest body is 4 KB of JSON, seconds on the slowest phone. Without these a
-  // client sending a byte every few seconds held a connection for five minutes. Node checks the
-  // timeouts every connectionsCheckingInterval (30 s by default), hence its lower value.
+  // client sending a byte every few seconds held a connection for five minutes.
   server.headersTimeout = 6_000;
   server.requestTimeout = 10_000;
   server.maxConnections = MAX_CONNECTIONS;
+  // Each request until its answer is fully written, so shutdown can wait for it.
+  const inFlight = new Set<Promise<void>>();
+  server.on("request", (_request, response) => {
+    const done = new Promise<void>((resolve) => response.once("close", resolve));
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(requestedPort, host, () => {
+    server.listen(local.port, local.host, () => {
       server.off("error", reject);
       resolve();
     });
@@ -159,7 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     const config = parseConfig(env, url);
     for (const warning of configWarnings(config)) log.warn(warning);
-    storage = await openStorage({ databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir });
+    storage = await openStorage({ databaseUrl: local.databaseUrl, dataDir: local.dataDir });
     const migrated = storage.migrations.applied.length;
     log.info(`storage: ${storage.description}${migrated ? ` (applied ${migrated} migrations)` : ""}`);
     for (const name of storage.migrations.changed) {
@@ -167,62 +107,34 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         `migration ${name} changed after it was applied; write a new migration instead of editing an applied one`,
       );
     }
-    mailer = env.SMTP_URL?.trim()
-      ? createSmtpMailer(env.SMTP_URL.trim())
-      : createOutboxMailer(path.join(dataDir, "outbox"), log);
+    mailer = local.smtpUrl
+      ? createSmtpMailer(local.smtpUrl)
+      : createOutboxMailer(path.join(local.dataDir, "outbox"), log);
     log.info(`mail: ${mailer.description}`);
 
-    const store = createSubscriberStore(storage.db);
+    const newsletter = createNewsletter({ db: storage.db, mailer, config, log, now: options.now });
     if (storage.exclusive) {
       // The mail a crashed run had claimed goes out now, not when its lease runs out.
-      const freed = await store.releaseAllClaims();
+      const freed = await newsletter.releaseAllClaims();
       if (freed > 0)
         log.warn(`${freed} mail jobs were claimed by a process that stopped; sending them again`);
     }
-    const sender = createMailSender({ store, mailer, config, log, now: options.now });
-    const worker = startMailWorker(sender, store, log, options.now);
-    const handlers = Object.fromEntries(
-      FUNCTION_NAMES.map((name) => [
-        name,
-        createFunctionHandler(name, { store, config, log, now: options.now, onMailQueued: worker.kick }),
-      ]),
-    ) as Record<(typeof FUNCTION_NAMES)[number], FunctionHandler>;
+    const delivery = startRetryTimer(newsletter, log, options.now);
 
-    const siteBuilt = existsSync(path.join(publicDir, "index.html"));
-    if (!siteBuilt) log.warn(`no built site in ${publicDir}: only the functions are served`);
-    const site = createStaticSite(publicDir);
-    const headers = securityHeaders(
-      contentSecurityPolicy({ publicDir, connectOrigins: siteConnectOrigins(env) }),
-    );
-
-    handle = async (request, response) => {
-      const started = performance.now();
-      const requestUrl = new URL(request.url ?? "/", url);
-      let status: number;
-      let outcome = "";
-      if (requestUrl.pathname.startsWith(FUNCTIONS_PREFIX)) {
-        const name = requestUrl.pathname.slice(FUNCTIONS_PREFIX.length).replace(/\/$/, "");
-        const webRequest = toWebRequest(request, requestUrl);
-        const answer = isFunctionName(name)
-          ? await handlers[name](webRequest, {
-              clientAddress: clientAddress(request, trustedHops),
-              note: (text) => (outcome = text),
-            })
-          : errorResponse(
-              404,
-              "not_found",
-              `There is no function named "${name}".`,
-              corsHeaders(webRequest, config.allowedOrigins),
-            );
-        status = answer.status;
-        await sendWebResponse(response, answer, headers);
-      } else {
-        status = await site.serve(request, response, headers);
-      }
-      // The path only: query strings carry tokens (`/?confirm=...`), and bodies carry addresses.
-      const ms = (performance.now() - started).toFixed(1);
-      log.info(`${request.method} ${requestUrl.pathname} ${status} ${ms}ms${outcome ? ` ${outcome}` : ""}`);
-    };
+    const { publicDir } = local;
+    if (!existsSync(path.join(publicDir, "index.html")))
+      log.warn(`no built site in ${publicDir}: only the functions are served`);
+    const app = createApp({
+      newsletter,
+      publicDir,
+      securityHeaders: securityHeaders(
+        contentSecurityPolicy({ publicDir, connectOrigins: siteConnectOrigins(env) }),
+      ),
+      log,
+      trustedHops: local.trustedHops,
+      waitUntil: delivery.waitUntil,
+    });
+    fetchHandler = (request, bindings) => app.fetch(request, bindings as object);
 
     let closing: Promise<void> | null = null;
     const close = () =>
@@ -233,16 +145,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         while (inFlight.size > 0 && Date.now() < deadline) await Promise.race([...inFlight, sleep(100)]);
         server.closeAllConnections();
         await stopped;
-        await worker.stop();
+        await delivery.stop();
         await mailer.close?.();
         await storage?.close();
       })());
-    return { url, port, store, close };
+    return { url, port, newsletter, close };
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await storage?.close();
     throw error;
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

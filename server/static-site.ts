@@ -1,65 +1,28 @@
 /**
- * Serves the built site as a static host would: `index.html` for directories, `404.html` with
- * status 404 for anything unknown, gzip or brotli when the browser takes it, a year's immutable
- * cache for content-hashed files and `/static/`, and revalidation for HTML and page data
- * (https://www.gatsbyjs.com/docs/how-to/previews-deploys-hosting/caching/).
+ * The built site served as a static host would, as Hono middleware around `@hono/node-server`'s
+ * `serveStatic` (which finds the file, `index.html` for folders, and refuses paths outside
+ * `public/`). What this module adds, because `serveStatic` does not: the cache rule per file
+ * (`site-headers/cache-control.ts`), brotli or gzip on the fly (Gatsby writes no `.br`/`.gz`
+ * files; each file is compressed once per build), `404.html` with status 404, and never serving
+ * the hosts' own `_headers` file.
  */
-import { createHash } from "node:crypto";
-import { type Stats } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { promisify } from "node:util";
-import { HOST_HEADERS_FILE } from "./host-headers.ts";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
+import { serveStatic } from "@hono/node-server/serve-static";
+import type { Context, MiddlewareHandler } from "hono";
+import { etag } from "hono/etag";
+import { cacheControlFor, REVALIDATE } from "../site-headers/cache-control.ts";
+import { HOST_HEADERS_FILE } from "../site-headers/host-headers.ts";
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".webmanifest": "application/manifest+json; charset=utf-8",
-  ".xml": "application/xml; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-  ".map": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".avif": "image/avif",
-  ".ico": "image/x-icon",
-  ".woff": "font/woff",
-  ".woff2": "font/woff2",
-};
-const COMPRESSIBLE = new Set([
-  ".html",
-  ".js",
-  ".mjs",
-  ".css",
-  ".json",
-  ".webmanifest",
-  ".xml",
-  ".txt",
-  ".map",
-  ".svg",
-]);
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|manifest\+json|xml|javascript)|image\/svg\+xml)/;
 /** Smaller than this, compression costs more than it saves. */
 const MIN_COMPRESS_BYTES = 1024;
-
-const IMMUTABLE = "public, max-age=31536000, immutable";
-const REVALIDATE = "no-cache";
-
-/** Webpack's content hash in a file name: `app-3855b1364636878916d1.js`, `styles.394ff6693c0233675c7b.css`. */
-const HASHED_ASSET = /[-.][0-9a-f]{16,}\.(?:js|css)$/;
-
-export const cacheControlFor = (urlPath: string): string =>
-  urlPath.startsWith("/static/") || HASHED_ASSET.test(urlPath) ? IMMUTABLE : REVALIDATE;
 
 type Encoding = "br" | "gzip";
 
@@ -79,6 +42,44 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | nul
   return null;
 }
 
+/** Compresses a compressible answer for the browser, caching each file's compressed body. */
+function compression(): MiddlewareHandler {
+  const cache = new Map<string, Promise<Buffer>>();
+  return async (c, next) => {
+    await next();
+    const type = c.res.headers.get("content-type") ?? "";
+    if (!c.res.body || c.res.headers.has("content-encoding") || !COMPRESSIBLE.test(type)) return;
+    const body = Buffer.from(await c.res.arrayBuffer());
+    const headers = new Headers(c.res.headers);
+    let out: Buffer = body;
+    if (body.length >= MIN_COMPRESS_BYTES) {
+      headers.set("Vary", "Accept-Encoding");
+      const encoding = pickEncoding(c.req.header("accept-encoding"));
+      if (encoding) {
+        const key = `${c.req.path}:${headers.get("last-modified")}:${body.length}:${encoding}`;
+        let pending = cache.get(key);
+        if (!pending) {
+          pending =
+            encoding === "br"
+              ? brotli(body, {
+                  params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+                })
+              : gzipAsync(body, { level: 9 });
+          cache.set(key, pending);
+          pending.catch(() => cache.delete(key));
+        }
+        out = await pending;
+        headers.set("Content-Encoding", encoding);
+      }
+    }
+    headers.set("Content-Length", String(out.length));
+    const status = c.res.status;
+    // Hono copies the old answer's headers onto a new one (Content-Length included); a clean slate.
+    c.res = undefined;
+    c.res = new Response(new Uint8Array(out), { status, headers });
+  };
+}
+
 /** The URL path decoded and normalised (`/a/%2e%2e/b` → `/b`), or null when it cannot name a file. */
 export function decodedSitePath(urlPath: string): string | null {
   let decoded: string;
@@ -91,116 +92,44 @@ export function decodedSitePath(urlPath: string): string | null {
   return path.posix.normalize(decoded.startsWith("/") ? decoded : `/${decoded}`);
 }
 
-interface FileEntry {
-  body: Buffer;
-  etag: string;
-  key: string;
+/** `404.html` with status 404, or a plain "Not Found" when the site has none. */
+async function notFoundPage(c: Context, publicDir: string): Promise<Response> {
+  try {
+    const page = await readFile(path.join(publicDir, "404.html"));
+    return c.body(new Uint8Array(page), 404, { "Content-Type": "text/html; charset=utf-8" });
+  } catch {
+    return c.text("Not Found\n", 404);
+  }
 }
 
-export interface StaticSite {
-  /** Answers a GET or HEAD; `extraHeaders` go on every answer (security headers). */
-  serve(
-    request: IncomingMessage,
-    response: ServerResponse,
-    extraHeaders: Record<string, string>,
-  ): Promise<number>;
-}
-
-export function createStaticSite(publicDir: string): StaticSite {
-  const root = path.resolve(publicDir);
-  // Compressed bodies by path, size and mtime: each file is compressed once per build.
-  const compressed = new Map<string, Promise<Buffer>>();
-
-  async function find(sitePath: string): Promise<{ file: string; stats: Stats } | null> {
-    // The host's own configuration, not a page: hosts that read it never serve it.
-    if (sitePath === `/${HOST_HEADERS_FILE}`) return null;
-    const candidate = path.join(root, sitePath);
-    if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
-    for (const file of [candidate, path.join(candidate, "index.html")]) {
-      const stats = await stat(file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-        throw error;
-      });
-      if (stats?.isFile()) return { file, stats };
-    }
-    return null;
-  }
-
-  async function load(file: string, stats: Stats): Promise<FileEntry> {
-    const key = `${file}:${stats.size}:${stats.mtimeMs}`;
-    const body = await readFile(file);
-    const etag = `W/"${createHash("sha1").update(key).digest("base64url").slice(0, 16)}"`;
-    return { body, etag, key };
-  }
-
-  function encode(entry: FileEntry, encoding: Encoding): Promise<Buffer> {
-    const cacheKey = `${entry.key}:${encoding}`;
-    let pending = compressed.get(cacheKey);
-    if (!pending) {
-      pending =
-        encoding === "br"
-          ? brotli(entry.body, {
-              params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.body.length },
-            })
-          : gzipAsync(entry.body, { level: 9 });
-      compressed.set(cacheKey, pending);
-      pending.catch(() => compressed.delete(cacheKey));
-    }
-    return pending;
-  }
-
-  return {
-    async serve(request, response, extraHeaders) {
-      const url = new URL(request.url ?? "/", "http://localhost");
-      const headers: Record<string, string> = { ...extraHeaders };
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        response.writeHead(405, {
-          ...headers,
-          Allow: "GET, HEAD",
-          "Content-Type": "text/plain; charset=utf-8",
-        });
-        response.end("Method Not Allowed\n");
-        return 405;
+/** Middleware answering every GET and HEAD with the built site; other methods get 405. */
+export function staticSite(publicDir: string): MiddlewareHandler[] {
+  // Made once the folder exists: `serveStatic` complains at creation about a missing root, and
+  // the stack may start (functions only) before the first build.
+  let files: MiddlewareHandler | null = null;
+  const serveFiles: MiddlewareHandler = async (c, next) => {
+    if (!files && existsSync(publicDir)) files = serveStatic({ root: publicDir });
+    return files ? files(c, next) : undefined;
+  };
+  return [
+    async (c, next) => {
+      if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+        return c.text("Method Not Allowed\n", 405, { Allow: "GET, HEAD" });
       }
       // Every rule is decided on the path the file system will see: `/static/..%2findex.html` is
-      // `/index.html`, and gets the page's rules, not /static/'s.
-      const sitePath = decodedSitePath(url.pathname);
-      let found = sitePath === null ? null : await find(sitePath);
-      let status = 200;
-      let cacheControl = cacheControlFor(sitePath ?? "/");
-      if (!found) {
-        status = 404;
-        cacheControl = REVALIDATE;
-        found = await find("/404.html");
-        if (!found) {
-          response.writeHead(404, {
-            ...headers,
-            "Content-Type": "text/plain; charset=utf-8",
-            "Cache-Control": REVALIDATE,
-          });
-          response.end("Not Found\n");
-          return 404;
-        }
-      }
-      const entry = await load(found.file, found.stats);
-      const extension = path.extname(found.file).toLowerCase();
-      headers["Content-Type"] = TYPES[extension] ?? "application/octet-stream";
-      headers["Cache-Control"] = cacheControl;
-      headers.ETag = entry.etag;
-      const compressible = COMPRESSIBLE.has(extension) && entry.body.length >= MIN_COMPRESS_BYTES;
-      if (compressible) headers.Vary = "Accept-Encoding";
-      if (status === 200 && request.headers["if-none-match"] === entry.etag) {
-        response.writeHead(304, headers);
-        response.end();
-        return 304;
-      }
-      const encoding = compressible ? pickEncoding(request.headers["accept-encoding"]) : null;
-      const body = encoding ? await encode(entry, encoding) : entry.body;
-      if (encoding) headers["Content-Encoding"] = encoding;
-      headers["Content-Length"] = String(body.length);
-      response.writeHead(status, headers);
-      response.end(request.method === "HEAD" ? undefined : body);
-      return status;
+      // `/index.html` and gets the page's rules, and `/x/..%2f_headers` is the hosts' own
+      // configuration, which hosts that read it never serve.
+      const sitePath = decodedSitePath(c.req.path);
+      if (sitePath === null || sitePath === `/${HOST_HEADERS_FILE}`) c.res = await notFoundPage(c, publicDir);
+      else await next();
+      // Here, after `etag`, so a 304 (which `etag` builds afresh) keeps the rule as well.
+      c.res.headers.set(
+        "Cache-Control",
+        c.res.status === 404 || sitePath === null ? REVALIDATE : cacheControlFor(sitePath),
+      );
     },
-  };
+    etag({ weak: true }),
+    compression(),
+    async (c) => (await serveFiles(c, async () => undefined)) ?? notFoundPage(c, publicDir),
+  ];
 }

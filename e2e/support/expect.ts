@@ -1,3 +1,4 @@
+/** Waits and assertions on what a visitor sees: texts in order, notices, focus, settled animations. */
 import type { Locator, Page } from "playwright-core";
 
 const collapse = (text: string): string => text.replace(/\s+/g, " ").trim();

@@ -1,6 +1,7 @@
+/** The signup as a visitor does it in the browser: the inline card, the dialog, the page's own errors. */
 import type { Locator, Page } from "playwright-core";
 import { notice, visible } from "./expect";
-import { content, SPEC } from "./texts";
+import { content, SPEC } from "../../toolkit/texts";
 
 const { newsletter } = content;
 

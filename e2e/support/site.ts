@@ -1,6 +1,7 @@
+/** One test file's site: the local stack and Chromium started before it, pages opened for each test. */
 import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response } from "playwright-core";
-import { chromiumAvailable, launchChromium, untilHydrated, VIEWPORTS } from "./browser";
-import { startStack, type Stack } from "./stack";
+import { chromiumAvailable, launchChromium, untilHydrated, VIEWPORTS } from "../../toolkit/browser";
+import { startStack, type Stack } from "../../toolkit/stack";
 
 /** `describe` when Chromium is installed; otherwise skipped (the global setup says how to install it). */
 export const describeInBrowser = chromiumAvailable() ? describe : describe.skip;

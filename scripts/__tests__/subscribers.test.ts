@@ -5,9 +5,9 @@ import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { linkIn, waitForOutbox } from "../../server/testing/outbox.ts";
+import { linkIn, waitForOutbox } from "../../toolkit/outbox.ts";
 import { startTestStack, type TestStack } from "../../server/testing/test-stack.ts";
-import { csvField, parseArgs, run } from "../subscribers.ts";
+import { csvField, parseCommand, run } from "../subscribers.ts";
 
 jest.setTimeout(60_000);
 
@@ -97,12 +97,14 @@ describe("the subscribers command", () => {
 
 describe("command-line mistakes", () => {
   it("explains an unknown command or option", () => {
-    expect(() => parseArgs([])).toThrow("No command given.");
-    expect(() => parseArgs(["delete"])).toThrow('Unknown command "delete".');
-    expect(() => parseArgs(["export", "--status", "gone"])).toThrow(
+    expect(() => parseCommand([])).toThrow("No command given.");
+    expect(() => parseCommand(["delete"])).toThrow('Unknown command "delete".');
+    expect(() => parseCommand(["export", "--status", "gone"])).toThrow(
       /--status must be one of pending, confirmed, unsubscribed/,
     );
-    expect(() => parseArgs(["stats", "--status", "pending"])).toThrow('Unknown option "--status" for stats.');
+    expect(() => parseCommand(["stats", "--status", "pending"])).toThrow(
+      'Unknown option "--status" for stats.',
+    );
   });
 });
 

@@ -4,7 +4,7 @@
  * of a transaction, and signups work again within 2 s of it being back.
  */
 import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
-import { postgresAvailable, startPostgres, type PostgresServer } from "../testing/postgres-server.ts";
+import { postgresAvailable, startPostgres, type PostgresServer } from "../../toolkit/postgres-server.ts";
 import { startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(120_000);
@@ -85,7 +85,7 @@ async function timedSignup(stack: TestStack): Promise<{ status: number; ms: numb
     while (after.status !== 200 && performance.now() - back < 10_000) after = await timedSignup(stack);
     expect(after.status).toBe(200);
 
-    const stored = new Set((await stack.server.store.list()).map((row) => row.email));
+    const stored = new Set((await stack.server.newsletter.admin.list()).map((row) => row.email));
     for (const answer of answers) {
       if (answer.status === 200) expect(stored.has(answer.email)).toBe(true);
       else expect(stored.has(answer.email)).toBe(false);

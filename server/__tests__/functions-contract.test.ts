@@ -1,10 +1,10 @@
 /**
- * The functions' contract (docs: ../../../shared/design.md, "The functions' contract") through
+ * The functions' contract (docs/architecture.md, "The functions' contract") through
  * HTTP against the local stack, once on PGlite and once on a real PostgreSQL server.
  */
-import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/subscriber-store.ts";
-import { testPostgresUrl } from "../testing/databases.ts";
-import { linkIn, oneClickUrl, readOutbox, recipients, waitForOutbox } from "../testing/outbox.ts";
+import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/admin-queries.ts";
+import { testPostgresUrl } from "../../toolkit/databases.ts";
+import { linkIn, oneClickUrl, waitForMailsTo, waitForOutbox } from "../../toolkit/outbox.ts";
 import { type Backend, startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(60_000);
@@ -15,23 +15,13 @@ const backends: Backend[] = postgresUrl ? ["PGlite", "PostgreSQL"] : ["PGlite"];
 let counter = 0;
 const freshAddress = (name = "visitor") => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 
-async function mailsTo(stack: TestStack, address: string, count = 1) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const mails = (await readOutbox(stack.outbox)).filter((mail) =>
-      recipients(mail).some((to) => to.toLowerCase() === address.toLowerCase()),
-    );
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline)
-      throw new Error(`Expected ${count} mails to ${address}, found ${mails.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const mailsTo = (stack: TestStack, address: string, count = 1) =>
+  waitForMailsTo(stack.outbox, address, count);
 
 const tokenOf = (url: URL, param: "confirm" | "unsubscribe") => url.searchParams.get(param) ?? "";
 
 async function counts(stack: TestStack) {
-  return stack.server.store.countByStatus();
+  return stack.server.newsletter.admin.countByStatus();
 }
 
 /** Everything a visitor can observe about an answer: status, body and which headers it has. */
@@ -428,7 +418,9 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
       { email: address },
       { headers: { referer: `${stack.origin}/?confirm=secret#newsletter` } },
     );
-    const [row] = (await stack.server.store.list()).filter((subscriber) => subscriber.email === address);
+    const [row] = (await stack.server.newsletter.admin.list()).filter(
+      (subscriber) => subscriber.email === address,
+    );
     // Pending until the link is clicked; then it is the confirmed consent.
     expect(row).toMatchObject({
       status: "pending",
@@ -439,7 +431,7 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
     expect(row.signed_up_at?.getTime()).toBe(row.pending_consent_at?.getTime());
     const [mail] = await mailsTo(stack, address);
     await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") });
-    const [confirmed] = (await stack.server.store.list()).filter(
+    const [confirmed] = (await stack.server.newsletter.admin.list()).filter(
       (subscriber) => subscriber.email === address,
     );
     expect(confirmed).toMatchObject({
@@ -465,8 +457,8 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
     await stack.post("send-confirmation", { email: young });
     stack.advance(6 * 86_400);
 
-    await stack.server.store.purge(stack.now(), 7);
-    const left = new Map((await stack.server.store.list()).map((row) => [row.email, row.status]));
+    await stack.server.newsletter.purge(stack.now());
+    const left = new Map((await stack.server.newsletter.admin.list()).map((row) => [row.email, row.status]));
     expect(left.has(stale)).toBe(false);
     expect(left.get(confirmed)).toBe("confirmed");
     expect(left.get(young)).toBe("pending");

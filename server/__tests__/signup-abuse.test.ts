@@ -8,7 +8,7 @@
  * - the link endpoints answering any number of calls.
  * The signup's answer is the same `200 {"status":"pending"}` whether a mail goes out or not.
  */
-import { linkIn, readOutbox, recipients } from "../testing/outbox.ts";
+import { linkIn, readOutbox, recipients } from "../../toolkit/outbox.ts";
 import { startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(60_000);
@@ -71,7 +71,7 @@ describe("an unsubscribed address signed up by a stranger", () => {
   afterAll(() => stack?.close());
 
   const row = async (email: string) =>
-    (await stack.server.store.list()).find((subscriber) => subscriber.email === email);
+    (await stack.server.newsletter.admin.list()).find((subscriber) => subscriber.email === email);
 
   it("keeps its confirmed consent and its unsubscribe, also through the one-week purge", async () => {
     const email = `${unique("reader")}@example.com`;
@@ -107,7 +107,7 @@ describe("an unsubscribed address signed up by a stranger", () => {
     });
 
     stack.advance(8 * 86_400);
-    await stack.server.store.purge(stack.now(), 7);
+    await stack.server.newsletter.purge(stack.now());
     expect(await row(email)).toMatchObject({
       status: "unsubscribed",
       consent_source: unsubscribed?.consent_source,

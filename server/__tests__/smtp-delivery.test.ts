@@ -4,10 +4,10 @@
  */
 import type { ParsedMail } from "mailparser";
 import { createServer, type Server, type Socket } from "node:net";
-import { createSmtpMailer } from "../../supabase/functions/_shared/drivers/smtp-mailer.ts";
-import { freePort } from "../testing/postgres-server.ts";
-import { createSmtpCapture, type SmtpCapture } from "../testing/smtp-capture.ts";
-import { linkIn, oneClickUrl, rawHeader, recipients } from "../testing/outbox.ts";
+import { createSmtpMailer } from "../../supabase/functions/_shared/mail/transports/smtp.ts";
+import { freePort } from "../../toolkit/free-port.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
+import { linkIn, oneClickUrl, rawHeader, recipients } from "../../toolkit/outbox.ts";
 import { startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(60_000);
@@ -66,7 +66,7 @@ describe("confirmation mail over SMTP", () => {
       body: "List-Unsubscribe=One-Click",
     });
     expect(unsubscribe.status).toBe(200);
-    expect(await stack.server.store.countByStatus()).toMatchObject({ unsubscribed: 1 });
+    expect(await stack.server.newsletter.admin.countByStatus()).toMatchObject({ unsubscribed: 1 });
   });
 });
 
@@ -175,8 +175,6 @@ describe("an SMTP server that accepts the connection and then says nothing", () 
     html: "<p>t</p>",
     headers: {},
   };
-  const context = { jobId: "job", links: { confirm: "http://localhost/?confirm=x" } };
-
   it("gives up after the mailer's own timeouts, so the job is retried instead of blocking the queue", async () => {
     const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, {
       connectionTimeout: 300,
@@ -184,14 +182,14 @@ describe("an SMTP server that accepts the connection and then says nothing", () 
       socketTimeout: 300,
     });
     const started = Date.now();
-    await expect(mailer.send(message, context)).rejects.toThrow(/greeting|timeout/i);
+    await expect(mailer.send(message)).rejects.toThrow(/greeting|timeout/i);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("lets a timeout in SMTP_URL's query win over the defaults", async () => {
     const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}/?greetingTimeout=300`);
     const started = Date.now();
-    await expect(mailer.send(message, context)).rejects.toThrow(/greeting|timeout/i);
+    await expect(mailer.send(message)).rejects.toThrow(/greeting|timeout/i);
     // The default would wait 10 s.
     expect(Date.now() - started).toBeLessThan(5_000);
   });

@@ -17,7 +17,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { hostHeaders } from "../host-headers.ts";
+import { hostHeaders } from "../../site-headers/host-headers.ts";
 import { type RunningServer, startServer } from "../start-server.ts";
 import { preparedDataDir } from "../testing/test-stack.ts";
 
@@ -222,6 +222,7 @@ describe("the static site", () => {
       "if-none-match": String(first.headers.etag),
     });
     expect(again.status).toBe(304);
+    expect(again.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     const head = await get(url, "/", {}, "HEAD");
     expect(head.status).toBe(200);
     expect(head.body).toHaveLength(0);

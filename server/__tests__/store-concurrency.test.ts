@@ -6,9 +6,10 @@
 import postgres from "postgres";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/sql-executor.ts";
-import { createSubscriberStore } from "../../supabase/functions/_shared/subscriber-store.ts";
+import { createMailQueue } from "../../supabase/functions/_shared/mail-queue.ts";
+import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions.ts";
 import { migrate } from "../migrations.ts";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../testing/databases.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
 
 jest.setTimeout(60_000);
 
@@ -34,12 +35,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   });
 
   it("lets both finish, one after the other, and sends the newest link only", async () => {
-    const store = createSubscriberStore(db);
+    const subscriptions = createSubscriptions(db);
+    const queue = createMailQueue(db);
     const signedUp = new Date();
     const signup = (now: Date) =>
-      store.signup({ email: "race@example.com", consentSource: null, now, limits, confirmTokenTtlHours: 24 });
+      subscriptions.signup({
+        email: "race@example.com",
+        consentSource: null,
+        now,
+        limits,
+        confirmTokenTtlHours: 24,
+      });
     const first = await signup(signedUp);
-    const [job] = await store.claimDueJobs(signedUp, new Date(signedUp.getTime() + 120_000), 10);
+    const [job] = await queue.claimDue(signedUp, new Date(signedUp.getTime() + 120_000), 10);
     expect(job.id).toBe(first.mailJobId);
 
     // Another session holds the subscriber's row, so both calls queue behind it: the resend first.
@@ -52,7 +60,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     await sleep(200);
     const resend = signup(new Date(signedUp.getTime() + 61_000));
     await sleep(200);
-    const sent = store.markSent(job.id, new Date(signedUp.getTime() + 62_000));
+    const sent = queue.markSent(job.id, new Date(signedUp.getTime() + 62_000));
     await sleep(200);
     release();
     await held;

@@ -3,7 +3,12 @@
  * set, is used instead (each test file creates its own database there). Without PostgreSQL
  * binaries the suites are skipped with one line, except under CI, where that is an error.
  */
-import { postgresAvailable, POSTGRES_BIN, startPostgres, type PostgresServer } from "./postgres-server.ts";
+import {
+  postgresAvailable,
+  POSTGRES_BIN,
+  startPostgres,
+  type PostgresServer,
+} from "../../toolkit/postgres-server.ts";
 
 declare global {
   // The teardown runs in the same process as the setup.

@@ -11,7 +11,7 @@ import type { Logger } from "../../supabase/functions/_shared/logger.ts";
 import { migrate, MIGRATIONS_DIR } from "../migrations.ts";
 import { createPgliteExecutor } from "../pglite-executor.ts";
 import { type RunningServer, startServer } from "../start-server.ts";
-import { createTestDatabase, type TestDatabase } from "./databases.ts";
+import { createTestDatabase, type TestDatabase } from "../../toolkit/databases.ts";
 
 /**
  * A migrated, empty PGlite folder, made once per schema version and copied for each stack:

@@ -3,13 +3,14 @@
  * Supabase uses (npm packages from the registry, not this repository's node_modules), and
  * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createPostgresExecutor } from "../_shared/drivers/postgres-executor.ts";
 import { migrate } from "../../../server/migrations.ts";
-import { createTestDatabase, testPostgresUrl } from "../../../server/testing/databases.ts";
-import { freePort } from "../../../server/testing/postgres-server.ts";
+import { createTestDatabase, testPostgresUrl } from "../../../toolkit/databases.ts";
+import { freePort } from "../../../toolkit/free-port.ts";
+import { startProcess, type StartedProcess } from "../../../toolkit/process.ts";
 
 jest.setTimeout(180_000);
 
@@ -40,41 +41,33 @@ describe("the functions under Deno", () => {
     const database = await createTestDatabase(postgresUrl as string);
     const db = createPostgresExecutor(database.url, { max: 1 });
     const port = await freePort();
-    let output = "";
-    const child = spawn(
-      DENO,
-      [
-        "run",
-        "--allow-net",
-        "--allow-env",
-        "--allow-read",
-        "--allow-sys",
-        "--config",
-        path.join(FUNCTIONS, "deno.json"),
-        ENTRIES[0],
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...denoEnv,
-          FUNCTION_PORT: String(port),
-          DATABASE_URL: database.url,
-          SITE_URL: "https://thepurposeeffect.example",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    let deno: StartedProcess | undefined;
     try {
       await migrate(db);
-      const deadline = Date.now() + 120_000;
-      while (!/Listening on/.test(output)) {
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`Deno did not start:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      deno = await startProcess(
+        DENO,
+        [
+          "run",
+          "--allow-net",
+          "--allow-env",
+          "--allow-read",
+          "--allow-sys",
+          "--config",
+          path.join(FUNCTIONS, "deno.json"),
+          ENTRIES[0],
+        ],
+        {
+          cwd: ROOT,
+          env: {
+            ...denoEnv,
+            FUNCTION_PORT: String(port),
+            DATABASE_URL: database.url,
+            SITE_URL: "https://thepurposeeffect.example",
+          },
+          ready: /Listening on/,
+          timeoutMs: 120_000,
+        },
+      );
       const response = await fetch(`http://127.0.0.1:${port}/send-confirmation`, {
         method: "POST",
         headers: {
@@ -92,13 +85,14 @@ describe("the functions under Deno", () => {
       ]);
       // Without SMTP_URL the function logs the link instead of sending; the job counts as sent.
       const logged = Date.now() + 10_000;
-      while (!/confirm: https:\/\/thepurposeeffect\.example\/\?confirm=[A-Za-z0-9_-]{43}/.test(output)) {
-        if (Date.now() > logged) throw new Error(`No confirmation link in the log:\n${output}`);
+      while (
+        !/confirm: https:\/\/thepurposeeffect\.example\/\?confirm=[A-Za-z0-9_-]{43}/.test(deno.output())
+      ) {
+        if (Date.now() > logged) throw new Error(`No confirmation link in the log:\n${deno.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
-      child.kill("SIGTERM");
-      await exited;
+      await deno?.stop();
       await db.close();
       await database.drop();
     }

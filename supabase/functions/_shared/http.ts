@@ -91,3 +91,25 @@ export async function readBodyLimited(
   }
   return body;
 }
+
+type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; response: Response };
+
+/** A JSON object body: `{"email": "..."}` or `{"token": "..."}`; anything else is a 400. */
+export function parseJsonObject(bytes: Uint8Array<ArrayBuffer>, cors: Headers): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    return {
+      ok: false,
+      response: errorResponse(400, "invalid_json", "The request body is not valid JSON.", cors),
+    };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return {
+      ok: false,
+      response: errorResponse(400, "invalid_body", "The request body must be a JSON object.", cors),
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}

@@ -1,7 +1,7 @@
 /**
- * The one thing the store needs from a database: parameterised queries (`$1`, `$2`) and a
- * transaction. PGlite and node-postgres (on Node and on Deno) each implement it in a few
- * lines, so every SQL statement lives once, in the store.
+ * The one thing the core's SQL modules need from a database: parameterised queries (`$1`, `$2`)
+ * and a transaction. PGlite and node-postgres (on Node and on Deno) each implement it in a few
+ * lines, so every SQL statement lives once, in the module that owns it.
  */
 
 export type SqlRow = Record<string, unknown>;

@@ -1,4 +1,4 @@
-// Supabase Edge Function `confirm-subscription`: the shared handler on Deno (see ../_shared/handler.ts).
+// Supabase Edge Function `confirm-subscription`: its handler (../_shared/handlers/confirm-subscription.ts) on Deno, wired by ../_shared/newsletter.ts.
 import { serveFunction } from "../_shared/deno/serve-function.ts";
 
 serveFunction("confirm-subscription");

@@ -1,4 +1,4 @@
-// Supabase Edge Function `send-confirmation`: the shared handler on Deno (see ../_shared/handler.ts).
+// Supabase Edge Function `send-confirmation`: its handler (../_shared/handlers/send-confirmation.ts) on Deno, wired by ../_shared/newsletter.ts.
 import { serveFunction } from "../_shared/deno/serve-function.ts";
 
 serveFunction("send-confirmation");

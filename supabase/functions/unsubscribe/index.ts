@@ -1,4 +1,4 @@
-// Supabase Edge Function `unsubscribe`: the shared handler on Deno (see ../_shared/handler.ts).
+// Supabase Edge Function `unsubscribe`: its handler (../_shared/handlers/unsubscribe.ts) on Deno, wired by ../_shared/newsletter.ts.
 import { serveFunction } from "../_shared/deno/serve-function.ts";
 
 serveFunction("unsubscribe");

@@ -1,19 +1,18 @@
 /**
- * The Deno side of a function: configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`
+ * The Deno host of a function: configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`
  * (set by Supabase inside every function) or `DATABASE_URL`, SMTP from `SMTP_URL` (required on
- * hosted Supabase: see `parseFunctionEnvironment`), and mail delivered after the answer with
- * `EdgeRuntime.waitUntil`. Kept out of the portable core, and out of `tsc` (it is checked by
- * `deno check`), because it uses Deno's globals.
+ * hosted Supabase: see `parseFunctionEnvironment`), wired by `createNewsletter`, with mail
+ * delivered after the answer through `EdgeRuntime.waitUntil`. Kept out of the portable core, and
+ * out of `tsc` (it is checked by `deno check`), because it uses Deno's globals.
  */
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
 import { supabaseClientAddress } from "../client-address.ts";
 import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
-import { createSmtpMailer } from "../drivers/smtp-mailer.ts";
-import { createFunctionHandler, type FunctionName } from "../handler.ts";
-import { createLogMailer } from "../log-mailer.ts";
+import type { FunctionName } from "../function-wrapper.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
-import { createMailSender } from "../mail-sender.ts";
-import { createSubscriberStore } from "../subscriber-store.ts";
+import { createLogMailer } from "../mail/transports/log.ts";
+import { createSmtpMailer } from "../mail/transports/smtp.ts";
+import { createNewsletter } from "../newsletter.ts";
 
 interface EdgeRuntimeGlobal {
   waitUntil(promise: Promise<unknown>): void;
@@ -34,26 +33,20 @@ export function serveFunction(name: FunctionName): void {
     throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
   // A function instance serves one request at a time or a few; a small pool is enough. No
   // named prepared statements, so the URL may point at Supabase's transaction pooler too.
-  const store = createSubscriberStore(createPostgresExecutor(databaseUrl, { max: 3 }));
+  const db = createPostgresExecutor(databaseUrl, { max: 3 });
   const mailer = smtpUrl ? createSmtpMailer(smtpUrl) : createLogMailer(log);
-  const sender = createMailSender({ store, mailer, config, log });
-  const handler = createFunctionHandler(name, { store, config, log });
-
-  // Any call also delivers due mail (new ones and retries), after its answer: functions have no
-  // timer of their own, so retries ride on the next request.
-  const afterAnswer = (work: Promise<void>) => {
-    if (edgeRuntime) edgeRuntime.waitUntil(work);
-  };
+  const newsletter = createNewsletter({ db, mailer, config, log });
+  // Functions have no timer of their own: retries ride on the next request's `waitUntil`.
+  // Without EdgeRuntime (plain `deno run`) the promise simply runs on.
+  const waitUntil = (work: Promise<unknown>) => edgeRuntime?.waitUntil(work);
 
   const port = Number(env.FUNCTION_PORT);
   const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
-  Deno.serve(options, async (request, info) => {
+  Deno.serve(options, (request, info) => {
     const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "unknown";
-    const response = await handler(request, {
+    return newsletter.handle(name, request, {
       clientAddress: supabaseClientAddress(request.headers, remote),
+      waitUntil,
     });
-    const delivery = sender.deliverDue();
-    afterAnswer(delivery);
-    return response;
   });
 }

@@ -1,31 +1,27 @@
 /**
- * Delivers queued mail jobs after the answer: claims due jobs, renders each mail, hands it to a
- * transport, and records the result. A failure is retried with backoff, so an SMTP outage delays a
- * confirmation mail but never loses it; a job whose link has expired meanwhile is abandoned (and
- * logged), because its link would no longer work.
+ * Delivers queued mail jobs: claims due jobs, renders each mail, hands it to a transport, and
+ * records the result. A failure is retried with backoff, so an SMTP outage delays a confirmation
+ * mail but never loses it; a job whose link has expired meanwhile is abandoned (and logged),
+ * because its link would no longer work. This is the only "run once more" loop: every trigger
+ * (after an answer, a retry timer) calls `deliverDue`.
  */
-import type { Config } from "./config.ts";
-import { confirmationMail, confirmUrl, type MailMessage } from "./confirmation-mail.ts";
-import { maskEmail } from "./email-address.ts";
-import type { Logger } from "./logger.ts";
-import type { SubscriberStore } from "./subscriber-store.ts";
-import { smtpFailureKind } from "./smtp-failure.ts";
-import { retryDelaySeconds } from "./subscription-lifecycle.ts";
-
-/** A mail transport: SMTP, an outbox folder, a log. Resolves once the mail is accepted. */
-export interface Mailer {
-  /** For the start-up log: "SMTP smtp.example.com:465", "outbox .data/outbox". */
-  readonly description: string;
-  send(message: MailMessage, context: { jobId: string; links: { confirm: string } }): Promise<void>;
-  close?(): Promise<void>;
-}
+import type { Config } from "../config.ts";
+import { maskEmail } from "../email-address.ts";
+import type { Logger } from "../logger.ts";
+import type { MailJob, MailQueue } from "../mail-queue.ts";
+import { smtpFailureKind } from "../smtp-failure.ts";
+import { retryDelaySeconds } from "../subscription-lifecycle.ts";
+import { confirmationMail } from "./confirmation-mail.ts";
+import type { Mailer } from "./mailer.ts";
 
 export interface MailSenderDeps {
-  store: SubscriberStore;
+  queue: MailQueue;
   mailer: Mailer;
   config: Config;
   log: Logger;
-  now?: () => Date;
+  now: () => Date;
+  /** Work that rides on the sender now and then (the purge); its failure is logged like a run's. */
+  housekeeping?: () => Promise<void>;
 }
 
 /** Jobs per claim, and claims per run: one run is bounded; the next kick continues. */
@@ -44,24 +40,23 @@ const PURGE_EVERY_MS = 3_600_000;
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createMailSender(deps: MailSenderDeps) {
-  const { store, mailer, config, log } = deps;
-  const now = deps.now ?? (() => new Date());
+  const { queue, mailer, config, log, now } = deps;
   let running: Promise<void> | null = null;
   let rerun = false;
   let lastPurge = 0;
   /** Shutting down: finish the batch in hand, start no other. */
   let stopping = false;
 
-  async function deliver(job: Awaited<ReturnType<SubscriberStore["claimDueJobs"]>>[number]): Promise<void> {
+  async function deliver(job: MailJob): Promise<void> {
     const payload = job.payload;
     if (!payload) {
-      await store.markAbandoned(job.id, "The job has no payload");
+      await queue.markAbandoned(job.id, "The job has no payload");
       log.error(`mail job ${job.id} abandoned: no payload`);
       return;
     }
     const expiresAt = new Date(payload.expiresAt);
     if (expiresAt.getTime() <= now().getTime()) {
-      await store.markAbandoned(job.id, "The confirmation link expired before the mail could be sent");
+      await queue.markAbandoned(job.id, "The confirmation link expired before the mail could be sent");
       log.error(
         `mail job ${job.id} to ${maskEmail(job.recipient)} abandoned after ${job.attempts - 1} failed attempts: its link expired`,
       );
@@ -74,20 +69,17 @@ export function createMailSender(deps: MailSenderDeps) {
       expiresAt,
     });
     try {
-      await mailer.send(message, {
-        jobId: job.id,
-        links: { confirm: confirmUrl(config, payload.confirmToken) },
-      });
+      await mailer.send(message);
     } catch (error) {
       const reason = errorMessage(error);
       if (smtpFailureKind(error) === "permanent") {
         // Trying again would be refused again (and look like abuse to the provider).
-        await store.markRejected(job.id, reason, now());
+        await queue.markRejected(job.id, reason, now());
         log.warn(`mail to ${maskEmail(job.recipient)} refused for good, not retried: ${reason}`);
         return;
       }
       const delay = retryDelaySeconds(job.attempts, config.mailRetryBaseSeconds, config.mailRetryMaxSeconds);
-      await store.markFailed(job.id, reason, new Date(now().getTime() + delay * 1000));
+      await queue.markFailed(job.id, reason, new Date(now().getTime() + delay * 1000));
       log.warn(
         `mail to ${maskEmail(job.recipient)} failed (attempt ${job.attempts}), retrying in ${delay}s: ${reason}`,
       );
@@ -97,7 +89,7 @@ export function createMailSender(deps: MailSenderDeps) {
     // twice. A few tries; if the database stays away, the log says what happened.
     for (let attempt = 1; ; attempt++) {
       try {
-        await store.markSent(job.id, now());
+        await queue.markSent(job.id, now());
         break;
       } catch (error) {
         if (attempt === 3) {
@@ -115,11 +107,11 @@ export function createMailSender(deps: MailSenderDeps) {
   async function run(): Promise<void> {
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !(stopping && batch > 0); batch++) {
       const at = now();
-      const jobs = await store.claimDueJobs(at, new Date(at.getTime() + LEASE_SECONDS * 1000), BATCH);
+      const jobs = await queue.claimDue(at, new Date(at.getTime() + LEASE_SECONDS * 1000), BATCH);
       if (jobs.length === 0) break;
       const renewal = setInterval(() => {
         const until = new Date(now().getTime() + LEASE_SECONDS * 1000);
-        store
+        queue
           .renewClaims(
             jobs.map((job) => job.id),
             until,
@@ -136,11 +128,9 @@ export function createMailSender(deps: MailSenderDeps) {
         if (outcome.status === "rejected") log.error(`mail sender: ${errorMessage(outcome.reason)}`);
       }
     }
-    if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+    if (deps.housekeeping && Date.now() - lastPurge > PURGE_EVERY_MS) {
       lastPurge = Date.now();
-      const purged = await store.purge(now(), config.purgePendingAfterDays);
-      if (purged.subscribers > 0)
-        log.info(`purged ${purged.subscribers} pending addresses that never confirmed`);
+      await deps.housekeeping();
     }
   }
 

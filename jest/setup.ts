@@ -1,3 +1,4 @@
+// After the site project's environment is up: jest-dom's matchers and what jsdom lacks (matchMedia).
 import "@testing-library/jest-dom";
 
 // jsdom has no matchMedia (https://jestjs.io/docs/manual-mocks#mocking-methods-which-are-not-implemented-in-jsdom):

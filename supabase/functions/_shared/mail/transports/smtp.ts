@@ -5,14 +5,23 @@
  */
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
-import type { MailMessage } from "../confirmation-mail.ts";
-import type { Mailer } from "../mail-sender.ts";
+import type { MailMessage, Mailer } from "../mailer.ts";
 
 /**
  * Fail fast and retry later: the job stays queued, so waiting minutes on a dead server (nodemailer's
  * defaults are 2 minutes to connect and 10 of silence) only delays the other mails and shutdown.
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/** A message as nodemailer takes it: the same MIME on the wire and in the outbox's files. */
+export const nodemailerFields = ({ from, to, subject, text, html, headers }: MailMessage) => ({
+  from,
+  to,
+  subject,
+  text,
+  html,
+  headers,
+});
 
 export function createSmtpMailer(smtpUrl: string, timeouts = SMTP_TIMEOUTS): Mailer {
   const url = new URL(smtpUrl);
@@ -26,14 +35,7 @@ export function createSmtpMailer(smtpUrl: string, timeouts = SMTP_TIMEOUTS): Mai
   return {
     description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}`,
     async send(message: MailMessage): Promise<void> {
-      await transport.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        headers: message.headers,
-      });
+      await transport.sendMail(nodemailerFields(message));
     },
     async close(): Promise<void> {
       transport.close();

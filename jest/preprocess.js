@@ -1,3 +1,4 @@
+// The site project's transform: Gatsby's Babel preset, as Gatsby's unit-testing guide sets it up.
 const babelOptions = {
   presets: [["babel-preset-gatsby", { reactRuntime: "automatic" }], "@babel/preset-typescript"],
 };

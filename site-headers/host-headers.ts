@@ -6,7 +6,7 @@
  * into their settings.
  */
 import { contentSecurityPolicy, securityHeaders, sitePaths } from "./security-headers.ts";
-import { cacheControlFor } from "./static-site.ts";
+import { cacheControlFor } from "./cache-control.ts";
 
 export const HOST_HEADERS_FILE = "_headers";
 
@@ -27,7 +27,7 @@ export function hostHeaders(publicDir: string, connectOrigins: string[]): string
   const rule = (pattern: string, headers: Record<string, string>) =>
     [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join("\n");
   return [
-    "# Written by `gatsby build` (server/host-headers.ts): the headers the local stack sends.",
+    "# Written by `gatsby build` (site-headers/host-headers.ts): the headers the local stack sends.",
     rule("/*", security),
     rule("/static/*", { "Cache-Control": immutable }),
     ...hashed.map((urlPath) => rule(urlPath, { "Cache-Control": immutable })),

@@ -1,6 +1,7 @@
-import { landingData, readContent } from "../../src/test-support/content";
+/** The texts the page must show: the product's literal ones and those read from content/. */
+import { landingData, readContent } from "../src/test-support/content";
 
-/** The product specification's literal texts (spec §2, §4, §5, §8): the page must show exactly these. */
+/** The product's literal texts, which the page must show exactly as written here. */
 export const SPEC = {
   joinTheMovement: "Join the Movement",
   tagline: "NO LIMITS. JUST PURPOSE.",

@@ -1,5 +1,5 @@
 /**
- * Security headers for every answer, with a Content-Security-Policy the built site passes:
+ * The site's security policy: the headers for every answer, with a Content-Security-Policy the built site passes:
  * Gatsby inlines a few scripts (gatsby-plugin-image's loading helpers, the script loader, the
  * compilation hash), so their SHA-256 hashes are computed from the built HTML at start instead of
  * allowing every inline script. Inline styles stay allowed: Gatsby inlines the page's CSS.
@@ -11,12 +11,11 @@ import path from "node:path";
 /** Inline scripts (no `src`), with their exact text: that is what the browser hashes. */
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
 
-/** Every file under `dir` as a URL path (`/about/index.html`), bounded in depth so a symlink loop cannot hang the start. */
-export function sitePaths(dir: string, prefix = "", depth = 0): string[] {
-  if (depth > 12) return [];
+/** Every file under `dir` as a URL path (`/about/index.html`). Symbolic links are not followed. */
+export function sitePaths(dir: string, prefix = ""): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const urlPath = `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) return sitePaths(path.join(dir, entry.name), urlPath, depth + 1);
+    if (entry.isDirectory()) return sitePaths(path.join(dir, entry.name), urlPath);
     return entry.isFile() ? [urlPath] : [];
   });
 }

@@ -1,14 +1,23 @@
-/** Reads the local stack's outbox (`$DATA_DIR/outbox/*.eml`) as a mail program would. */
+/**
+ * Reads the local stack's outbox (`$DATA_DIR/outbox/*.eml`) as a mail program would: the one
+ * outbox reader of the backend tests, the browser tests and the benchmarks.
+ */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { simpleParser, type ParsedMail } from "mailparser";
 
+/** The mail files, oldest first (their names start with the time they were written). */
+export const outboxFiles = (outboxDir: string): string[] =>
+  existsSync(outboxDir)
+    ? readdirSync(outboxDir)
+        .filter((name) => name.endsWith(".eml"))
+        .sort()
+    : [];
+
 export async function readOutbox(outboxDir: string): Promise<ParsedMail[]> {
-  if (!existsSync(outboxDir)) return [];
-  const files = readdirSync(outboxDir)
-    .filter((name) => name.endsWith(".eml"))
-    .sort();
-  return Promise.all(files.map((name) => simpleParser(readFileSync(path.join(outboxDir, name)))));
+  return Promise.all(
+    outboxFiles(outboxDir).map((name) => simpleParser(readFileSync(path.join(outboxDir, name)))),
+  );
 }
 
 export async function waitForOutbox(
@@ -31,6 +40,35 @@ export const recipients = (mail: ParsedMail): string[] =>
     .flat()
     .flatMap((to) => to?.value ?? [])
     .map((address) => address.address ?? "");
+
+/** Mails to `address` (any letter case), in the order they were written. */
+export async function mailsTo(outboxDir: string, address: string): Promise<ParsedMail[]> {
+  const wanted = address.toLowerCase();
+  return (await readOutbox(outboxDir)).filter((mail) =>
+    recipients(mail).some((to) => to.toLowerCase() === wanted),
+  );
+}
+
+/**
+ * Waits (bounded) until at least `count` mails to `address` are in the outbox, and returns them
+ * all: the stack sends a mail just after its answer.
+ */
+export async function waitForMailsTo(
+  outboxDir: string,
+  address: string,
+  count = 1,
+  timeoutMs = 10_000,
+): Promise<ParsedMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = await mailsTo(outboxDir, address);
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline) {
+      throw new Error(`Expected ${count} mails to ${address} in ${outboxDir}, found ${mails.length}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 /** The `?confirm=` or `?unsubscribe=` page link in a mail's text part. */
 export function linkIn(mail: ParsedMail, param: "confirm" | "unsubscribe"): URL {

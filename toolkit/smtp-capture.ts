@@ -4,7 +4,7 @@
  */
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { freePort } from "./postgres-server.ts";
+import { freePort } from "./free-port.ts";
 
 export interface SmtpCapture {
   port: number;

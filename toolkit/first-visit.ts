@@ -1,3 +1,4 @@
+/** What a first visit downloads as script, measured in Chromium, and the budget it is held to. */
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { untilHydrated } from "./browser";
@@ -12,7 +13,7 @@ export interface ScriptFile {
 }
 
 /**
- * The first visit's JavaScript budget from issue 2: 100 KB gzipped, counted as Chrome DevTools and
+ * The first visit's JavaScript budget (README, "Performance"): 100 KB gzipped, counted as Chrome DevTools and
  * Lighthouse count (1 KB = 1024 bytes).
  */
 export const FIRST_VISIT_BUDGET_BYTES = 100 * 1024;

@@ -2,17 +2,9 @@
  * The confirmation mail: an HTML and a plain-text part with the same content, and the list
  * headers mail providers use for their own unsubscribe button (RFC 2919, RFC 2369, RFC 8058).
  * Nothing a visitor typed reaches the mail except the recipient address, so a signup form
- * cannot be used to send someone else a message.
+ * cannot be used to send someone else a message. The page links built here are the only ones.
  */
-
-export interface MailMessage {
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  headers: Record<string, string>;
-}
+import type { MailMessage } from "./mailer.ts";
 
 export interface ConfirmationMailInput {
   to: string;
@@ -30,7 +22,7 @@ export interface MailSettings {
   listId: string;
 }
 
-export const confirmUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
+const confirmUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
   `${settings.siteUrl}/?confirm=${encodeURIComponent(token)}`;
 
 export const unsubscribePageUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
@@ -40,6 +32,19 @@ export const unsubscribePageUrl = (settings: Pick<MailSettings, "siteUrl">, toke
 export const oneClickUnsubscribeUrl = (settings: Pick<MailSettings, "functionsUrl">, token: string): string =>
   `${settings.functionsUrl}/unsubscribe?token=${encodeURIComponent(token)}`;
 
+/**
+ * The list headers every mail to a subscriber carries, so a mail provider shows its own
+ * unsubscribe button and may post the one-click unsubscribe (RFC 2919, RFC 2369, RFC 8058).
+ */
+export const listHeaders = (
+  settings: Pick<MailSettings, "functionsUrl" | "listId">,
+  unsubscribeToken: string,
+): Record<string, string> => ({
+  "List-Id": settings.listId,
+  "List-Unsubscribe": `<${oneClickUnsubscribeUrl(settings, unsubscribeToken)}>`,
+  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+});
+
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** "Mon, 23 Nov 2026 19:13:15 GMT": unambiguous for every reader, whatever their time zone. */
@@ -48,7 +53,6 @@ const formatExpiry = (date: Date): string => date.toUTCString();
 export function confirmationMail(settings: MailSettings, input: ConfirmationMailInput): MailMessage {
   const confirm = confirmUrl(settings, input.confirmToken);
   const unsubscribe = unsubscribePageUrl(settings, input.unsubscribeToken);
-  const oneClick = oneClickUnsubscribeUrl(settings, input.unsubscribeToken);
   const expires = formatExpiry(input.expiresAt);
   const { newsletterName, brandName } = settings;
   const subject = `Confirm your subscription to ${newsletterName}`;
@@ -102,10 +106,7 @@ export function confirmationMail(settings: MailSettings, input: ConfirmationMail
     subject,
     text,
     html,
-    headers: {
-      "List-Id": settings.listId,
-      "List-Unsubscribe": `<${oneClick}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    },
+    headers: listHeaders(settings, input.unsubscribeToken),
+    preview: `confirm: ${confirm}`,
   };
 }

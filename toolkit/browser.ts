@@ -1,3 +1,4 @@
+/** Debian's Chromium through playwright-core: where it is, its flags, the two widths, hydration. */
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 

@@ -1,0 +1,72 @@
+/**
+ * The local stack's routes, on Hono: the newsletter functions at `/functions/v1/<name>` (the same
+ * core as on Supabase, through `createNewsletter`) and the built site for everything else, with
+ * the site's security headers on every answer and one log line per request.
+ */
+import type { IncomingMessage } from "node:http";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { Hono } from "hono";
+import { forwardedClientAddress } from "../supabase/functions/_shared/client-address.ts";
+import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import type { Newsletter } from "../supabase/functions/_shared/newsletter.ts";
+import { staticSite } from "./static-site.ts";
+
+export interface AppOptions {
+  newsletter: Newsletter;
+  publicDir: string;
+  /** The site's security headers (`site-headers/security-headers.ts`), sent with every answer. */
+  securityHeaders: Record<string, string>;
+  log: Logger;
+  /** Reverse proxies in front: the client is the entry the outermost appended to `X-Forwarded-For`. */
+  trustedHops: number;
+  /** Keeps delivery after an answer alive, and lets shutdown wait for it. */
+  waitUntil: (work: Promise<unknown>) => void;
+}
+
+type Env = { Variables: { outcome: string } };
+
+export function createApp(options: AppOptions): Hono<Env> {
+  const { newsletter, log } = options;
+  const app = new Hono<Env>();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    for (const [name, value] of Object.entries(options.securityHeaders)) {
+      if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+    }
+    // The path only: query strings carry tokens (`/?confirm=...`), and bodies carry addresses.
+    const ms = (performance.now() - started).toFixed(1);
+    const outcome = c.get("outcome");
+    log.info(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms${outcome ? ` ${outcome}` : ""}`);
+  });
+
+  // A request target that is not a URL (`GET //[`) names no page and no function: 400, and the
+  // request log's one line. The adapter builds the Request anyway; the raw target tells.
+  app.use(async (c, next) => {
+    const target = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url;
+    if (target !== undefined && !URL.canParse(target, "http://localhost"))
+      return c.text("Bad Request\n", 400);
+    return next();
+  });
+
+  app.all("/functions/v1/:name{.+}", (c) => {
+    return newsletter.handle(c.req.param("name").replace(/\/$/, ""), c.req.raw, {
+      clientAddress: forwardedClientAddress(
+        c.req.header("x-forwarded-for"),
+        getConnInfo(c).remote.address ?? "unknown",
+        options.trustedHops,
+      ),
+      note: (outcome) => c.set("outcome", outcome),
+      waitUntil: options.waitUntil,
+    });
+  });
+
+  app.use(...staticSite(options.publicDir));
+
+  app.onError((error, c) => {
+    log.error(`request failed: ${error.stack ?? error.message}`);
+    return c.text("Internal Server Error\n", 500);
+  });
+  return app;
+}

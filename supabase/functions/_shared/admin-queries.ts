@@ -1,0 +1,61 @@
+/**
+ * The operator's read-only view of the list: counts by status and the export with each
+ * address's consent record (`npm run subscribers`). Nothing here changes a row.
+ */
+import { type SqlExecutor, toDate } from "./sql-executor.ts";
+import type { SubscriberStatus } from "./subscription-lifecycle.ts";
+
+export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = ["pending", "confirmed", "unsubscribed"];
+
+export interface ExportRow {
+  email: string;
+  status: SubscriberStatus;
+  signed_up_at: Date | null;
+  confirmed_at: Date | null;
+  unsubscribed_at: Date | null;
+  /** The consent that was confirmed by a click on the mail's link. */
+  consent_source: string | null;
+  consent_at: Date | null;
+  /** The latest signup's consent, while it waits for its confirmation. */
+  pending_consent_source: string | null;
+  pending_consent_at: Date | null;
+}
+
+export function createAdminQueries(db: SqlExecutor) {
+  return {
+    async countByStatus(): Promise<Record<SubscriberStatus, number>> {
+      const rows = await db.query<{ status: SubscriberStatus; count: number }>(
+        `select status, count(*)::int as count from subscribers group by status`,
+      );
+      const counts = Object.fromEntries(SUBSCRIBER_STATUSES.map((status) => [status, 0])) as Record<
+        SubscriberStatus,
+        number
+      >;
+      for (const row of rows) counts[row.status] = Number(row.count);
+      return counts;
+    },
+
+    async list(status?: SubscriberStatus): Promise<ExportRow[]> {
+      const rows = await db.query<Record<keyof ExportRow, unknown>>(
+        `select email, status, signed_up_at, confirmed_at, unsubscribed_at, consent_source, consent_at,
+           pending_consent_source, pending_consent_at
+         from subscribers where ($1::text is null or status = $1::text) order by signed_up_at, email`,
+        [status ?? null],
+      );
+      return rows.map((row) => ({
+        email: String(row.email),
+        status: row.status as SubscriberStatus,
+        signed_up_at: toDate(row.signed_up_at),
+        confirmed_at: toDate(row.confirmed_at),
+        unsubscribed_at: toDate(row.unsubscribed_at),
+        consent_source: row.consent_source === null ? null : String(row.consent_source),
+        consent_at: toDate(row.consent_at),
+        pending_consent_source:
+          row.pending_consent_source === null ? null : String(row.pending_consent_source),
+        pending_consent_at: toDate(row.pending_consent_at),
+      }));
+    },
+  };
+}
+
+export type AdminQueries = ReturnType<typeof createAdminQueries>;

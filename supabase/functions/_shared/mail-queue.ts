@@ -1,0 +1,191 @@
+/**
+ * The mail queue: durable jobs in `mail_jobs`, written in the same transaction as the change that
+ * needs the mail, claimed by senders with `for update skip locked` so several instances share the
+ * queue without sending a mail twice, and marked sent, failed (retried later) or abandoned.
+ */
+import { type SqlExecutor, type SqlQueryable, toDate } from "./sql-executor.ts";
+
+/** What a confirmation job carries until it is sent: the raw tokens for the mail's links. */
+export interface ConfirmationPayload {
+  confirmToken: string;
+  unsubscribeToken: string;
+  expiresAt: string;
+}
+
+export interface MailJob {
+  id: string;
+  recipient: string;
+  attempts: number;
+  payload: ConfirmationPayload | null;
+}
+
+/** Queues a confirmation mail inside the caller's transaction. */
+export async function enqueueConfirmation(
+  tx: SqlQueryable,
+  subscriberId: string,
+  recipient: string,
+  payload: ConfirmationPayload,
+  now: Date,
+): Promise<string> {
+  const [job] = await tx.query<{ id: string }>(
+    `insert into mail_jobs (subscriber_id, kind, recipient, payload, next_attempt_at, created_at)
+     values ($1, 'confirmation', $2, $3::jsonb, $4::timestamptz, $4::timestamptz)
+     returning id`,
+    [subscriberId, recipient, JSON.stringify(payload), now.toISOString()],
+  );
+  return job.id;
+}
+
+/**
+ * Older mails to a subscriber still queued (an SMTP outage) carry links that no longer work once
+ * new tokens are issued: they are abandoned, inside the caller's transaction.
+ */
+export async function supersedeQueued(tx: SqlQueryable, subscriberId: string): Promise<void> {
+  await tx.query(
+    `update mail_jobs set status = 'abandoned', payload = null, locked_until = null,
+       last_error = 'Superseded by a newer confirmation mail'
+     where subscriber_id = $1 and status = 'queued'`,
+    [subscriberId],
+  );
+}
+
+/** jsonb arrives parsed from PGlite and node-postgres; a string (a json column) is parsed here. */
+function readPayload(value: unknown): ConfirmationPayload | null {
+  const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value;
+  const record = (parsed ?? null) as Partial<ConfirmationPayload> | null;
+  if (typeof record?.confirmToken !== "string" || typeof record.unsubscribeToken !== "string") return null;
+  return {
+    confirmToken: record.confirmToken,
+    unsubscribeToken: record.unsubscribeToken,
+    expiresAt: String(record.expiresAt),
+  };
+}
+
+export function createMailQueue(db: SqlExecutor) {
+  return {
+    /**
+     * Takes up to `limit` due jobs for this sender until `lockedUntil`; `skip locked` lets several
+     * senders (function instances) share the queue without sending a mail twice.
+     */
+    async claimDue(now: Date, lockedUntil: Date, limit: number): Promise<MailJob[]> {
+      const rows = await db.query<{ id: string; recipient: string; attempts: number; payload: unknown }>(
+        `update mail_jobs set attempts = attempts + 1, locked_until = $2::timestamptz
+         where id in (
+           select id from mail_jobs
+           where status = 'queued' and next_attempt_at <= $1::timestamptz
+             and (locked_until is null or locked_until <= $1::timestamptz)
+           order by next_attempt_at
+           limit $3
+           for update skip locked)
+         returning id, recipient, attempts, payload`,
+        [now.toISOString(), lockedUntil.toISOString(), limit],
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        recipient: row.recipient,
+        attempts: Number(row.attempts),
+        payload: readPayload(row.payload),
+      }));
+    },
+
+    /**
+     * Sent: the raw tokens are dropped, so only hashes remain anywhere. The subscriber's row is
+     * locked before the job's, in the order a signup takes them, so a resend that supersedes this
+     * job while it is being sent waits instead of deadlocking. A superseded job is still marked
+     * sent: the mail did go out.
+     */
+    async markSent(jobId: string, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [subscriber] = await tx.query<{ id: string }>(
+          `select id from subscribers where id = (select subscriber_id from mail_jobs where id = $1) for update`,
+          [jobId],
+        );
+        await tx.query(
+          `update mail_jobs set status = 'sent', sent_at = $2::timestamptz, payload = null, locked_until = null, last_error = null
+           where id = $1`,
+          [jobId, now.toISOString()],
+        );
+        if (subscriber) {
+          await tx.query(`update subscribers set mail_sent_at = $2::timestamptz where id = $1`, [
+            subscriber.id,
+            now.toISOString(),
+          ]);
+        }
+      });
+    },
+
+    async markFailed(jobId: string, error: string, nextAttemptAt: Date): Promise<void> {
+      await db.query(
+        // Only a queued job is retried; one superseded meanwhile stays abandoned.
+        `update mail_jobs set next_attempt_at = $2::timestamptz, locked_until = null, last_error = $3
+         where id = $1 and status = 'queued'`,
+        [jobId, nextAttemptAt.toISOString(), error.slice(0, 1000)],
+      );
+    },
+
+    /** Extends the lease on jobs this sender is still sending (see `claimDueJobs`). */
+    async renewClaims(jobIds: string[], lockedUntil: Date): Promise<void> {
+      if (jobIds.length === 0) return;
+      await db.query(
+        `update mail_jobs set locked_until = $2::timestamptz where id = any($1::uuid[]) and status = 'queued'`,
+        [jobIds, lockedUntil.toISOString()],
+      );
+    },
+
+    /**
+     * Frees every claim at once. Only for a database one process owns (PGlite): whatever is
+     * claimed when that process starts was claimed by one that died. A mail its SMTP server had
+     * accepted just before the crash goes out again: at most the one batch that was in flight.
+     */
+    async releaseAllClaims(): Promise<number> {
+      const rows = await db.query(
+        `update mail_jobs set locked_until = null where status = 'queued' and locked_until is not null returning id`,
+      );
+      return rows.length;
+    },
+
+    /**
+     * The SMTP server refused the address for good (5xx): the job fails now, and the address gets
+     * no further mail until it signs up and confirms again. Locks subscriber before job, as
+     * `markSent` does.
+     */
+    async markRejected(jobId: string, error: string, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [subscriber] = await tx.query<{ id: string }>(
+          `select id from subscribers where id = (select subscriber_id from mail_jobs where id = $1) for update`,
+          [jobId],
+        );
+        await tx.query(
+          `update mail_jobs set status = 'abandoned', payload = null, locked_until = null, last_error = $2 where id = $1`,
+          [jobId, error.slice(0, 1000)],
+        );
+        if (subscriber) {
+          await tx.query(
+            `update subscribers set undeliverable_at = $2::timestamptz, undeliverable_reason = $3, updated_at = $2::timestamptz
+             where id = $1`,
+            [subscriber.id, now.toISOString(), error.slice(0, 1000)],
+          );
+        }
+      });
+    },
+
+    /** A job whose link has expired is pointless to send; it is kept, marked, for the operator. */
+    async markAbandoned(jobId: string, error: string): Promise<void> {
+      await db.query(
+        `update mail_jobs set status = 'abandoned', payload = null, locked_until = null, last_error = $2 where id = $1`,
+        [jobId, error.slice(0, 1000)],
+      );
+    },
+
+    /** When the next queued job is due, so a sender can sleep until then. */
+    async nextDueAt(): Promise<Date | null> {
+      const [row] = await db.query<{ due: unknown }>(
+        `select min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) as due
+         from mail_jobs where status = 'queued'`,
+      );
+      return toDate(row?.due);
+    },
+  };
+}
+
+export type MailQueue = ReturnType<typeof createMailQueue>;

@@ -1,0 +1,276 @@
+/**
+ * Subscriptions: a signup, a confirmation and an unsubscribe, each in one transaction over
+ * `SqlExecutor` (the same SQL on PGlite, any PostgreSQL and Supabase), and the purge of addresses
+ * that never confirmed. A signup's confirmation mails also count per mailbox
+ * (`mailbox_mail_limits`), so `+tag` variants of one inbox share its cooldown and daily cap. Decisions come from `subscription-lifecycle.ts`; this module reads the row
+ * under a lock, asks, and writes the answer, with its mail job (`mail-queue.ts`) when one is due.
+ */
+import { mailboxKey } from "./email-address.ts";
+import { type ConfirmationPayload, enqueueConfirmation, supersedeQueued } from "./mail-queue.ts";
+import { countClientMail } from "./rate-limit.ts";
+import { type SqlExecutor, toDate } from "./sql-executor.ts";
+import {
+  decideConfirm,
+  decideSignup,
+  decideUnsubscribe,
+  mailHeldBack,
+  type MailHistory,
+  mailsToday,
+  type MailLimits,
+  type SignupDecision,
+  type SignupState,
+  type SubscriberStatus,
+  utcDay,
+} from "./subscription-lifecycle.ts";
+import { newToken, sha256Hex } from "./tokens.ts";
+
+export interface SignupLimits extends MailLimits {
+  confirmationMailsPerClientPerDay: number;
+}
+
+export interface SignupInput {
+  email: string;
+  consentSource: string | null;
+  now: Date;
+  limits: SignupLimits;
+  confirmTokenTtlHours: number;
+  /** The client's key (`clientKey` in rate-limit.ts), for its daily cap on mail; null: no cap. */
+  clientKey?: string | null;
+}
+
+export interface SignupResult {
+  decision: SignupDecision;
+  /** Set when a confirmation mail job was written with the signup. */
+  mailJobId: string | null;
+}
+
+export type ConfirmResult = "confirmed" | "already_confirmed" | "expired" | "unknown";
+export type UnsubscribeResult = "unsubscribed" | "already_unsubscribed" | "unknown";
+
+interface NewTokens {
+  confirmToken: string;
+  unsubscribeToken: string;
+  confirmHash: string;
+  unsubscribeHash: string;
+  expiresAt: Date;
+}
+
+async function mintTokens(now: Date, ttlHours: number): Promise<NewTokens> {
+  const confirmToken = newToken();
+  const unsubscribeToken = newToken();
+  return {
+    confirmToken,
+    unsubscribeToken,
+    confirmHash: await sha256Hex(confirmToken),
+    unsubscribeHash: await sha256Hex(unsubscribeToken),
+    expiresAt: new Date(now.getTime() + ttlHours * 3_600_000),
+  };
+}
+
+const payloadOf = (tokens: NewTokens): ConfirmationPayload => ({
+  confirmToken: tokens.confirmToken,
+  unsubscribeToken: tokens.unsubscribeToken,
+  expiresAt: tokens.expiresAt.toISOString(),
+});
+
+export function createSubscriptions(db: SqlExecutor) {
+  return {
+    /**
+     * A signup: creates or updates the address's row and, when a mail is due, its mail job, in
+     * one transaction. Every signup of one mailbox first locks that mailbox's row, so concurrent
+     * signups of one address (or of `ann+1@` and `ann+2@`) take turns: one row, and no more mail
+     * than the mailbox's cooldown and daily cap allow. Locks are taken mailbox → subscriber → job,
+     * the order `markSent` follows from the subscriber on.
+     */
+    async signup(input: SignupInput): Promise<SignupResult> {
+      const { email, now, consentSource, limits } = input;
+      const nowIso = now.toISOString();
+      const mailboxHash = await sha256Hex(mailboxKey(email));
+      return db.transaction(async (tx) => {
+        await tx.query(
+          `insert into mailbox_mail_limits (mailbox_hash, last_mail_at, mail_day, mails_on_day)
+           values ($1, 'epoch', $2::date, 0) on conflict (mailbox_hash) do nothing`,
+          [mailboxHash, utcDay(now)],
+        );
+        const [mailboxRow] = await tx.query<{
+          last_mail_at: unknown;
+          mail_day: string;
+          mails_on_day: number;
+        }>(
+          `select last_mail_at, mail_day::text as mail_day, mails_on_day
+           from mailbox_mail_limits where mailbox_hash = $1 for update`,
+          [mailboxHash],
+        );
+        const mailbox: MailHistory = {
+          mailQueuedAt: toDate(mailboxRow.last_mail_at),
+          mailDay: mailboxRow.mail_day,
+          mailsOnDay: Number(mailboxRow.mails_on_day),
+        };
+
+        const inserted = await tx.query<{ id: string; email: string }>(
+          `insert into subscribers (email, status, signed_up_at, pending_consent_source, pending_consent_at, updated_at)
+           values ($1, 'pending', $2::timestamptz, $3, $2::timestamptz, $2::timestamptz)
+           on conflict ((lower(email))) do nothing
+           returning id, email`,
+          [email, nowIso, consentSource],
+        );
+        let row: { id: string; email: string };
+        let state: SignupState | null = null;
+        if (inserted.length === 1) {
+          row = inserted[0];
+        } else {
+          const [existing] = await tx.query<{
+            id: string;
+            email: string;
+            status: SubscriberStatus;
+            mail_queued_at: unknown;
+            mail_day: string | null;
+            mails_on_day: number;
+          }>(
+            `select id, email, status, mail_queued_at, mail_day::text as mail_day, mails_on_day
+             from subscribers where lower(email) = lower($1) for update`,
+            [email],
+          );
+          if (!existing) throw new Error("The subscriber row vanished between insert and select");
+          row = existing;
+          state = {
+            status: existing.status,
+            mailQueuedAt: toDate(existing.mail_queued_at),
+            mailDay: existing.mail_day,
+            mailsOnDay: Number(existing.mails_on_day),
+          };
+        }
+
+        let decision = decideSignup(state, now, limits);
+        if (decision.sendMail) {
+          const held = mailHeldBack(mailbox, now, limits);
+          if (held) decision = { status: "pending", sendMail: false, reason: `mailbox_${held}` };
+        }
+        if (decision.sendMail && input.clientKey) {
+          // Mails a client's signups caused today; counted only when a mail would go out.
+          if ((await countClientMail(tx, input.clientKey, now)) > limits.confirmationMailsPerClientPerDay)
+            decision = { status: "pending", sendMail: false, reason: "client_daily_cap" };
+        }
+
+        // An unsubscribed address signing up again waits for a new confirmation; its earlier
+        // consent, confirmation and unsubscribe stay recorded until that confirmation comes.
+        const resubscribe = state?.status === "unsubscribed";
+        if (!decision.sendMail) {
+          if (resubscribe) {
+            await tx.query(
+              `update subscribers set status = 'pending', signed_up_at = $2::timestamptz, pending_consent_source = $3,
+                 pending_consent_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
+              [row.id, nowIso, consentSource],
+            );
+          }
+          return { decision, mailJobId: null };
+        }
+
+        await tx.query(
+          `update mailbox_mail_limits set last_mail_at = $2::timestamptz, mail_day = $3::date, mails_on_day = $4
+           where mailbox_hash = $1`,
+          [mailboxHash, nowIso, utcDay(now), mailsToday(mailbox, now) + 1],
+        );
+        // A fresh pair of tokens for the new mail: only hashes are stored, so the previous mail's
+        // links stop working and the newest mail is the one that counts.
+        const tokens = await mintTokens(now, input.confirmTokenTtlHours);
+        await tx.query(
+          `update subscribers set status = 'pending', confirm_token_hash = $2, confirm_expires_at = $3::timestamptz,
+             unsubscribe_token_hash = $4, mail_queued_at = $5::timestamptz, mail_day = $6::date, mails_on_day = $7,
+             signed_up_at = case when $8 then $5::timestamptz else signed_up_at end,
+             pending_consent_source = case when $8 then $9 else pending_consent_source end,
+             pending_consent_at = case when $8 then $5::timestamptz else pending_consent_at end,
+             updated_at = $5::timestamptz
+           where id = $1`,
+          [
+            row.id,
+            tokens.confirmHash,
+            tokens.expiresAt.toISOString(),
+            tokens.unsubscribeHash,
+            nowIso,
+            utcDay(now),
+            (state ? mailsToday(state, now) : 0) + 1,
+            resubscribe,
+            consentSource,
+          ],
+        );
+        // Only the newest mail goes out: an older one still queued carries dead links.
+        await supersedeQueued(tx, row.id);
+        const mailJobId = await enqueueConfirmation(tx, row.id, row.email, payloadOf(tokens), now);
+        return { decision, mailJobId };
+      });
+    },
+
+    async confirm(tokenHash: string, now: Date): Promise<ConfirmResult> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.query<{ id: string; status: SubscriberStatus; confirm_expires_at: unknown }>(
+          `select id, status, confirm_expires_at from subscribers where confirm_token_hash = $1 for update`,
+          [tokenHash],
+        );
+        if (!row) return "unknown";
+        const decision = decideConfirm(
+          { status: row.status, confirmExpiresAt: toDate(row.confirm_expires_at) },
+          now,
+        );
+        if (decision === "confirm") {
+          // The signup's consent becomes the confirmed one; an address that had refused mail
+          // (5xx) accepts it again now that a mail reached it.
+          await tx.query(
+            `update subscribers set status = 'confirmed', confirmed_at = $2::timestamptz,
+               consent_source = case when pending_consent_at is null then consent_source else pending_consent_source end,
+               consent_at = coalesce(pending_consent_at, consent_at),
+               pending_consent_source = null, pending_consent_at = null,
+               undeliverable_at = null, undeliverable_reason = null, updated_at = $2::timestamptz
+             where id = $1`,
+            [row.id, now.toISOString()],
+          );
+          return "confirmed";
+        }
+        return decision;
+      });
+    },
+
+    async unsubscribe(tokenHash: string, now: Date): Promise<UnsubscribeResult> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.query<{ id: string; status: SubscriberStatus }>(
+          `select id, status from subscribers where unsubscribe_token_hash = $1 for update`,
+          [tokenHash],
+        );
+        if (!row) return "unknown";
+        if (decideUnsubscribe(row.status) === "already_unsubscribed") return "already_unsubscribed";
+        await tx.query(
+          `update subscribers set status = 'unsubscribed', unsubscribed_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
+          [row.id, now.toISOString()],
+        );
+        return "unsubscribed";
+      });
+    },
+
+    /**
+     * Addresses that signed up and never confirmed: deleted when they have no history; an
+     * unsubscribed address whose new signup was never confirmed goes back to unsubscribed, its
+     * unsubscribe kept (the purge never deletes one). Also the mailbox counters nobody reads.
+     */
+    async purgePending(now: Date, pendingAfterDays: number): Promise<{ subscribers: number }> {
+      const cutoff = new Date(now.getTime() - pendingAfterDays * 86_400_000).toISOString();
+      const deleted = await db.query(
+        `delete from subscribers where status = 'pending' and unsubscribed_at is null and confirmed_at is null
+           and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz returning id`,
+        [cutoff],
+      );
+      await db.query(
+        `update subscribers set status = 'unsubscribed', pending_consent_source = null, pending_consent_at = null,
+           confirm_token_hash = null, confirm_expires_at = null, updated_at = $2::timestamptz
+         where status = 'pending' and unsubscribed_at is not null
+           and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz`,
+        [cutoff, now.toISOString()],
+      );
+      await db.query(`delete from mailbox_mail_limits where last_mail_at < $1::timestamptz`, [
+        new Date(now.getTime() - 2 * 86_400_000).toISOString(),
+      ]);
+      return { subscribers: deleted.length };
+    },
+  };
+}
+
+export type Subscriptions = ReturnType<typeof createSubscriptions>;

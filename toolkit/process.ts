@@ -1,0 +1,97 @@
+/**
+ * Starts a server as a child process, waits until it prints that it listens, and stops it with
+ * everything it started: the one process starter of tests and benchmarks.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+
+export interface StartedProcess {
+  child: ChildProcess;
+  /** Everything it printed so far (stdout and stderr), for failure messages. */
+  output(): string;
+  /** SIGTERM to its process group, SIGKILL after `graceMs`; resolves once none of it remains. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface StartOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Printed once it takes requests, e.g. /Listening on (http:\/\/\S+)/. */
+  ready: RegExp;
+  timeoutMs?: number;
+}
+
+const groupAlive = (pid: number): boolean => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  process.kill(-pid, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (groupAlive(pid) && Date.now() < deadline) await sleep(50);
+  if (!groupAlive(pid)) return;
+  process.kill(-pid, "SIGKILL");
+  // Bounded: an orphan that nobody reaps stays visible as a zombie.
+  const killDeadline = Date.now() + 2_000;
+  while (groupAlive(pid) && Date.now() < killDeadline) await sleep(50);
+}
+
+/**
+ * Spawns `command` in its own process group (so a stop reaches npm, tsx and the node process
+ * behind them) and resolves with the `ready` match once it appears; rejects, after stopping
+ * it, if the process exits first or `timeoutMs` passes.
+ */
+export async function startProcess(
+  command: string,
+  args: string[],
+  options: StartOptions,
+): Promise<StartedProcess & { ready: RegExpExecArray }> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const started: StartedProcess = {
+    child,
+    output: () => output,
+    stop: (graceMs = 5_000) => stopGroup(child, graceMs),
+  };
+  const name = [command, ...args].join(" ");
+  try {
+    const ready = await new Promise<RegExpExecArray>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${name} did not start within ${timeoutMs} ms:\n${output}`)),
+        timeoutMs,
+      );
+      const collect = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = options.ready.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match);
+        }
+      };
+      child.stdout?.on("data", collect);
+      child.stderr?.on("data", collect);
+      child.once("exit", (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} exited (${signal ?? code}) before it was ready:\n${output}`));
+      });
+    });
+    return { ...started, ready };
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The local stack as a visitor meets it (`npm run serve`: the built site and the functions on one
+ * origin), started as its own process on a free loopback port with a fresh data folder, for the
+ * browser tests and the benchmarks.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort } from "./free-port";
+import { startProcess } from "./process";
+
+export const ROOT = path.resolve(__dirname, "..");
+
+export interface Stack {
+  /** The site's origin, e.g. http://127.0.0.1:41234 */
+  url: string;
+  dataDir: string;
+  outbox: string;
+  /** Everything the server printed so far, for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startStack(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Stack> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "purpose-e2e-"));
+  try {
+    const server = await startProcess("npm", ["run", "serve"], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        SITE_URL: url,
+        ...env,
+      },
+      ready: /Listening on (http:\/\/\S+)/,
+      timeoutMs,
+    });
+    return {
+      url,
+      dataDir,
+      outbox: path.join(dataDir, "outbox"),
+      output: server.output,
+      stop: () => server.stop().finally(() => rmSync(dataDir, { recursive: true, force: true })),
+    };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
