@@ -6,7 +6,8 @@ module.exports = {
       colors: {
         ink: { DEFAULT: "#1c1917", soft: "#292524" },
         cream: { DEFAULT: "#faf6f0", deep: "#f3ece1" },
-        ember: { DEFAULT: "#f59e0b", bright: "#fbbf24", deep: "#b45309" },
+        // text: the link colour on cream in the Effects (4.5:1 and more)
+        ember: { DEFAULT: "#f59e0b", bright: "#fbbf24", deep: "#b45309", text: "#92400e" },
       },
       keyframes: {
         "fade-in": { from: { opacity: "0" }, to: { opacity: "1" } },
