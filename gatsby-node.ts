@@ -1,6 +1,7 @@
 import { writeFile } from "fs/promises";
 import path from "path";
 import type { GatsbyNode } from "gatsby";
+import { writeCmsAdmin } from "./scripts/cms-admin";
 import { hostHeaders, HOST_HEADERS_FILE } from "./server/host-headers";
 import { siteConnectOrigins } from "./server/security-headers";
 import { checkContent, contentTypes, toTypeDefs } from "./src/content/schema";
@@ -28,13 +29,14 @@ export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, getNode, report
 };
 
 // Every content type must come from a file; a deleted file fails the build instead of a page
-// quietly losing a section.
-export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = ({ getNodesByType, reporter }) => {
+// quietly losing a section. The CMS goes into public/admin/ here, so `gatsby develop` serves it too.
+export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = async ({ getNodesByType, reporter }) => {
   for (const type of contentTypes) {
     if (getNodesByType(type.typeName).length === 0) {
       reporter.panicOnBuild(`content/${type.file}.yaml is missing or empty: the site needs it.`);
     }
   }
+  await writeCmsAdmin("public");
 };
 
 // robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml;

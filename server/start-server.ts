@@ -25,7 +25,14 @@ import {
 } from "../supabase/functions/_shared/subscriber-store.ts";
 import { startMailWorker } from "./mail-worker.ts";
 import { createOutboxMailer } from "./outbox-mailer.ts";
-import { contentSecurityPolicy, securityHeaders, siteConnectOrigins } from "./security-headers.ts";
+import {
+  adminSecurityHeaders,
+  contentSecurityPolicy,
+  isAdminPath,
+  securityHeaders,
+  siteConnectOrigins,
+} from "./security-headers.ts";
+import { LOCAL_BACKEND_URL } from "../src/content/cms-config.ts";
 import { createStaticSite } from "./static-site.ts";
 import { openStorage } from "./storage.ts";
 
@@ -172,6 +179,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const headers = securityHeaders(
       contentSecurityPolicy({ publicDir, connectOrigins: siteConnectOrigins(env) }),
     );
+    const adminHeaders = adminSecurityHeaders({ localBackend: LOCAL_BACKEND_URL });
 
     handle = async (request, response) => {
       const started = performance.now();
@@ -195,7 +203,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         status = answer.status;
         await sendWebResponse(response, answer, headers);
       } else {
-        status = await site.serve(request, response, headers);
+        status = await site.serve(
+          request,
+          response,
+          isAdminPath(requestUrl.pathname) ? adminHeaders : headers,
+        );
       }
       // The path only: query strings carry tokens (`/?confirm=...`), and bodies carry addresses.
       const ms = (performance.now() - started).toFixed(1);

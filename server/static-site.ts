@@ -25,6 +25,7 @@ const TYPES: Record<string, string> = {
   ".webmanifest": "application/manifest+json; charset=utf-8",
   ".xml": "application/xml; charset=utf-8",
   ".txt": "text/plain; charset=utf-8",
+  ".yml": "text/yaml; charset=utf-8",
   ".map": "application/json; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
@@ -46,6 +47,7 @@ const COMPRESSIBLE = new Set([
   ".webmanifest",
   ".xml",
   ".txt",
+  ".yml",
   ".map",
   ".svg",
 ]);

@@ -31,27 +31,34 @@ export function freePort(): Promise<number> {
 
 const READY = /Listening on (http:\/\/\S+)/;
 
+export interface Started {
+  /** Everything the process printed so far, for failure messages. */
+  output: () => string;
+  /** Stops the process and everything it started. */
+  stop: () => Promise<void>;
+}
+
 /**
- * Starts the local stack (`npm run serve`: the built site and the functions on one origin) on a
- * free loopback port with a fresh data directory, and resolves once it says it is listening.
+ * Starts a command in its own process group (so stopping it reaches whatever it started, e.g. tsx
+ * behind npm) and resolves once its standard output matches `ready`.
  */
-export async function startStack(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Stack> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "purpose-e2e-"));
-  // Its own process group, so stopping it reaches tsx and the node process behind npm as well.
-  const child = spawn("npm", ["run", "serve"], {
-    cwd: ROOT,
+export async function startProcess(options: {
+  what: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  ready: RegExp;
+  timeoutMs: number;
+  /** Runs after the process is gone, e.g. to remove its data. */
+  cleanup?: () => void;
+}): Promise<Started> {
+  const { what, timeoutMs } = options;
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      SITE_URL: url,
-      ...env,
-    },
+    env: options.env,
   });
   let output = "";
   const collect = (chunk: Buffer) => {
@@ -60,16 +67,16 @@ export async function startStack(env: Record<string, string> = {}, timeoutMs = 6
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
 
-  const stop = () => stopProcessGroup(child).finally(() => rmSync(dataDir, { recursive: true, force: true }));
+  const stop = () => stopProcessGroup(child).finally(() => options.cleanup?.());
 
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`The local stack did not start within ${timeoutMs} ms:\n${output}`)),
+        () => reject(new Error(`${what} did not start within ${timeoutMs} ms:\n${output}`)),
         timeoutMs,
       );
       const onData = () => {
-        if (READY.test(output)) {
+        if (options.ready.test(output)) {
           clearTimeout(timer);
           resolve();
         }
@@ -77,14 +84,42 @@ export async function startStack(env: Record<string, string> = {}, timeoutMs = 6
       child.stdout?.on("data", onData);
       child.once("exit", (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`The local stack exited (${signal ?? code}) before listening:\n${output}`));
+        reject(new Error(`${what} exited (${signal ?? code}) before listening:\n${output}`));
       });
     });
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, dataDir, outbox: path.join(dataDir, "outbox"), output: () => output, stop };
+  return { output: () => output, stop };
+}
+
+/**
+ * Starts the local stack (`npm run serve`: the built site and the functions on one origin) on a
+ * free loopback port with a fresh data directory, and resolves once it says it is listening.
+ */
+export async function startStack(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Stack> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "purpose-e2e-"));
+  const started = await startProcess({
+    what: "The local stack",
+    command: "npm",
+    args: ["run", "serve"],
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SITE_URL: url,
+      ...env,
+    },
+    ready: READY,
+    timeoutMs,
+    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+  });
+  return { url, dataDir, outbox: path.join(dataDir, "outbox"), ...started };
 }
 
 const groupAlive = (pid: number): boolean => {

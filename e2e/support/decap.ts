@@ -1,0 +1,34 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { decapServerProcess } from "../../scripts/cms";
+import { freePort, ROOT, startProcess, type Started } from "./stack";
+
+export interface DecapServer extends Started {
+  /** Where decap-server answers, e.g. http://127.0.0.1:41235/api/v1 */
+  apiUrl: string;
+  /** The copy of the project it edits: `content/` there, never the repository's own. */
+  repoDir: string;
+}
+
+/**
+ * Decap's local backend, started as `npm run cms` starts it, on a free loopback port and editing a
+ * temporary copy of `content/`, so a test saves through the CMS without touching the repository.
+ */
+export async function startDecapServer(timeoutMs = 30_000): Promise<DecapServer> {
+  const port = await freePort();
+  const repoDir = mkdtempSync(path.join(tmpdir(), "purpose-cms-"));
+  cpSync(path.join(ROOT, "content"), path.join(repoDir, "content"), { recursive: true });
+  const { command, args, env } = decapServerProcess(repoDir, port);
+  const started = await startProcess({
+    what: "decap-server",
+    command,
+    args,
+    cwd: repoDir,
+    env,
+    ready: /listening on/i,
+    timeoutMs,
+    cleanup: () => rmSync(repoDir, { recursive: true, force: true }),
+  });
+  return { apiUrl: `http://127.0.0.1:${port}/api/v1`, repoDir, ...started };
+}
