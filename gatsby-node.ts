@@ -39,6 +39,17 @@ export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = async ({ getNodesB
   await writeCmsAdmin("public");
 };
 
+// `gatsby develop` (which `npm run cms` runs) serves files from public/ but answers every HTML
+// request with its own pages, so the editor's page is handed out here.
+export const onCreateDevServer: GatsbyNode["onCreateDevServer"] = ({ app }) => {
+  app.get(
+    ["/admin", "/admin/", "/admin/index.html"],
+    (_request: unknown, response: { sendFile: (file: string) => void }) => {
+      response.sendFile(path.resolve("public", "admin", "index.html"));
+    },
+  );
+};
+
 // robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml;
 // _headers gives hosts that read it the local stack's security and cache headers.
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {

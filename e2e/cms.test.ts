@@ -4,10 +4,10 @@
  * CMS looks for decap-server at its fixed address (http://localhost:8081); the browser's requests
  * there are handed to the one this test started on a free port.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import yaml from "js-yaml";
-import type { Browser, ConsoleMessage, Page } from "playwright-core";
+import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core";
 import { effectFields, LOCAL_BACKEND_URL } from "../src/content/cms-config";
 import { checkContent, contentTypeForFile } from "../src/content/schema";
 import { launchChromium, VIEWPORTS } from "./support/browser";
@@ -62,6 +62,12 @@ describeInBrowser("the content editor at /admin/", () => {
     return { page, context, response, elsewhere, refusals };
   }
 
+  /** Closes the window; requests to decap-server still in flight (the CMS polls) are dropped quietly. */
+  async function closeEditor(context: BrowserContext): Promise<void> {
+    await context.unrouteAll({ behavior: "ignoreErrors" });
+    await context.close();
+  }
+
   async function publish(page: Page): Promise<void> {
     await page.getByRole("button", { name: "Publish", exact: true }).click();
     await page.getByText("Publish now").click();
@@ -103,10 +109,10 @@ describeInBrowser("the content editor at /admin/", () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, "admin-1280.png") });
     const mobile = await openEditor(VIEWPORTS.mobile);
     await mobile.page.screenshot({ path: path.join(SCREENSHOTS, "admin-390.png") });
-    await mobile.context.close();
+    await closeEditor(mobile.context);
     expect(refusals()).toEqual([]);
     expect(elsewhere).toEqual([]);
-    await context.close();
+    await closeEditor(context);
   });
 
   it("saves a core value's description into content/core-values.yaml, still valid for the build", async () => {
@@ -132,7 +138,7 @@ describeInBrowser("the content editor at /admin/", () => {
     // The repository's own file is not what the test edited.
     expect(readFileSync(path.join(ROOT, "content/core-values.yaml"), "utf8")).not.toContain(written);
     expect(refusals()).toEqual([]);
-    await context.close();
+    await closeEditor(context);
   });
 
   it("refuses to save a blank description, and the file stays as it was", async () => {
@@ -146,7 +152,7 @@ describeInBrowser("the content editor at /admin/", () => {
     await publish(page);
     await visible(page.getByText(/Oops, you've missed a required field|Must not be empty/).first());
     expect(readFileSync(file, "utf8")).toBe(before);
-    await context.close();
+    await closeEditor(context);
   });
 
   it("creates a new day's Effect as content/effects/YYYY-MM-DD.yaml holding only its fields", async () => {
@@ -154,7 +160,8 @@ describeInBrowser("the content editor at /admin/", () => {
     await page.getByRole("link", { name: "Effects of the Day", exact: true }).click();
     // "New Effect of the Day", though the word is drawn as an icon in Decap's button.
     await page.getByRole("link", { name: /Effect of the Day$/ }).click();
-    await page.getByLabel("Day", { exact: true }).fill("2031-03-14");
+    // By its accessible name: "Day", without the "(optional)" editor.css hides.
+    await page.getByRole("textbox", { name: "Day", exact: true }).fill("2031-03-14");
     await page.getByLabel("Title", { exact: true }).fill("Start before you are ready");
     await page
       .getByLabel("Summary", { exact: true })
@@ -175,6 +182,35 @@ describeInBrowser("the content editor at /admin/", () => {
     });
     expect(checkContent(effectFields, effect)).toEqual([]);
     expect(refusals()).toEqual([]);
-    await context.close();
+    await closeEditor(context);
+  });
+
+  it("edits a saved Effect in place: its day stays its file name and is not written into it", async () => {
+    const dir = path.join(decap.repoDir, "content/effects");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, "2031-01-05.yaml"),
+      "title: Keep the promise\nsummary: Small promises kept are how trust is built.\nbody: |\n  Keep one today.\n",
+    );
+    const { page, context, refusals } = await openEditor();
+    await page.getByRole("link", { name: "Effects of the Day", exact: true }).click();
+    await page.getByRole("link", { name: /2031-01-05: Keep the promise/ }).click();
+    // The day is shown, not offered for change.
+    await visible(page.getByText("2031-01-05", { exact: true }));
+    expect(await page.locator('input[type="date"]').count()).toBe(0);
+    await page.getByLabel("Title", { exact: true }).fill("Keep the small promise");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "admin-effect-1280.png") });
+    await publish(page);
+    await visible(page.getByText("Entry saved"));
+
+    expect(readYaml("content/effects/2031-01-05.yaml")).toEqual({
+      title: "Keep the small promise",
+      summary: "Small promises kept are how trust is built.",
+      body: expect.stringMatching(/^Keep one today\.\n?$/),
+    });
+    // No second file for the same day, and none named otherwise.
+    expect(readdirSync(dir).filter((name) => !/^\d{4}-\d{2}-\d{2}\.yaml$/.test(name))).toEqual([]);
+    expect(refusals()).toEqual([]);
+    await closeEditor(context);
   });
 });

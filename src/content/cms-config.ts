@@ -182,7 +182,9 @@ export const effectsCollection = () => {
         name: "date",
         label: "Day",
         widget: "effect-day",
-        required: true,
+        // A saved Effect's day is its file name, not a value in the file: the widget itself
+        // requires a day only for a new Effect.
+        required: false,
         hint: "The day it is published and mailed. It names the file and cannot be changed later.",
       },
       title,
