@@ -141,6 +141,30 @@ describeInBrowser("the content editor at /admin/", () => {
     await closeEditor(context);
   });
 
+  it("saves a story paragraph, a list of texts, keeping the others and their order", async () => {
+    type Story = Record<"why" | "biography", { title: string; paragraphs: string[] }>;
+    const before = readYaml("content/story.yaml") as Story;
+    const { page, context, refusals } = await openEditor();
+    await page.getByRole("link", { name: "Story and biography", exact: true }).click();
+    await page.getByRole("link", { name: "Story and biography", exact: true }).nth(1).click();
+    await openItem(page, before.why.paragraphs[1]);
+    const written = "This movement exists so no father has to choose between providing and being present.";
+    await page.getByLabel("Paragraph", { exact: true }).nth(1).fill(written);
+    await publish(page);
+    await visible(page.getByText("Entry saved"));
+
+    const after = readYaml("content/story.yaml") as Story;
+    expect(after.why.paragraphs).toEqual([
+      before.why.paragraphs[0],
+      written,
+      ...before.why.paragraphs.slice(2),
+    ]);
+    expect(after.biography).toEqual(before.biography);
+    expect(checkContent(contentTypeForFile("story")!.fields, after)).toEqual([]);
+    expect(refusals()).toEqual([]);
+    await closeEditor(context);
+  });
+
   it("refuses to save a blank description, and the file stays as it was", async () => {
     const file = path.join(decap.repoDir, "content/core-values.yaml");
     const before = readFileSync(file, "utf8");

@@ -58,7 +58,7 @@ const LABELS: Record<string, string> = {
 };
 
 /** Fields an editor writes sentences in get a multi-line box. */
-const LONG_TEXT = /^(description|intro|text|note|paragraphs)$|Text$/;
+const LONG_TEXT = /^(description|intro|text|note|paragraph)$|Text$/;
 
 const NOT_EMPTY: [string, string] = ["\\S", "Must not be empty"];
 const HTTPS_URL: [string, string] = ["^https://\\S+$", "A full address starting with https://"];
@@ -94,7 +94,9 @@ export function cmsField(name: string, spec: FieldSpec): CmsField {
       const first = fields[0].name;
       return { ...list, summary: `{{fields.${key?.uniqueBy ?? first}}}`, fields };
     }
-    return { ...list, field: cmsField(name === "paragraphs" ? "paragraph" : "item", item) };
+    const itemName = name === "paragraphs" ? "paragraph" : "item";
+    // A collapsed item shows its text, not just its label.
+    return { ...list, summary: `{{fields.${itemName}}}`, field: cmsField(itemName, item) };
   }
   if (isObjectSpec(spec)) {
     return { ...base, widget: "object", collapsed: false, fields: cmsFields(spec) };
