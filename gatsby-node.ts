@@ -1,6 +1,7 @@
 import { mkdir, readdir, rm, writeFile } from "fs/promises";
 import path from "path";
 import type { GatsbyNode, Reporter } from "gatsby";
+import { writeCmsAdmin } from "./scripts/cms-admin";
 import { hostHeaders, HOST_HEADERS_FILE } from "./site-headers/host-headers";
 import { siteConnectOrigins } from "./site-headers/security-headers";
 import { readBrand } from "./src/content/read-brand";
@@ -55,13 +56,25 @@ export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, getNode, report
 };
 
 // Every content type must come from a file; a deleted file fails the build instead of a page
-// quietly losing a section.
-export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = ({ getNodesByType, reporter }) => {
+// quietly losing a section. The CMS goes into public/admin/ here, so `gatsby develop` serves it too.
+export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = async ({ getNodesByType, reporter }) => {
   for (const type of contentTypes) {
     if (getNodesByType(type.typeName).length === 0) {
       reporter.panicOnBuild(`content/${type.file}.yaml is missing or empty: the site needs it.`);
     }
   }
+  await writeCmsAdmin("public");
+};
+
+// `gatsby develop` (which `npm run cms` runs) serves files from public/ but answers every HTML
+// request with its own pages, so the editor's page is handed out here.
+export const onCreateDevServer: GatsbyNode["onCreateDevServer"] = ({ app }) => {
+  app.get(
+    ["/admin", "/admin/", "/admin/index.html"],
+    (_request: unknown, response: { sendFile: (file: string) => void }) => {
+      response.sendFile(path.resolve("public", "admin", "index.html"));
+    },
+  );
 };
 
 /**

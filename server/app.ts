@@ -9,13 +9,16 @@ import { Hono } from "hono";
 import { forwardedClientAddress } from "../supabase/functions/_shared/client-address.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { Newsletter } from "../supabase/functions/_shared/newsletter.ts";
+import { isAdminPath } from "../site-headers/security-headers.ts";
 import { staticSite } from "./static-site.ts";
 
 export interface AppOptions {
   newsletter: Newsletter;
   publicDir: string;
-  /** The site's security headers (`site-headers/security-headers.ts`), sent with every answer. */
+  /** The site's security headers (`site-headers/security-headers.ts`), sent with every answer... */
   securityHeaders: Record<string, string>;
+  /** ...but under /admin/, the content editor's own (a looser policy Decap CMS needs, noindex). */
+  adminSecurityHeaders: Record<string, string>;
   log: Logger;
   /** Reverse proxies in front: the client is the entry the outermost appended to `X-Forwarded-For`. */
   trustedHops: number;
@@ -32,7 +35,8 @@ export function createApp(options: AppOptions): Hono<Env> {
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
-    for (const [name, value] of Object.entries(options.securityHeaders)) {
+    const headers = isAdminPath(c.req.path) ? options.adminSecurityHeaders : options.securityHeaders;
+    for (const [name, value] of Object.entries(headers)) {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     }
     // The path only: query strings carry tokens (`/?confirm=...`), and bodies carry addresses.

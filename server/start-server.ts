@@ -16,10 +16,12 @@ import { createOutboxMailer } from "../supabase/functions/_shared/mail/transport
 import { createSmtpMailer } from "../supabase/functions/_shared/mail/transports/smtp.ts";
 import { createNewsletter, type Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import {
+  adminSecurityHeaders,
   contentSecurityPolicy,
   securityHeaders,
   siteConnectOrigins,
 } from "../site-headers/security-headers.ts";
+import { LOCAL_BACKEND_URL } from "../src/content/cms-config.ts";
 import { createApp } from "./app.ts";
 import { parseLocalEnv } from "./local-env.ts";
 import { startRetryTimer } from "./retry-timer.ts";
@@ -127,6 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const app = createApp({
       newsletter,
       publicDir,
+      adminSecurityHeaders: adminSecurityHeaders({ localBackend: LOCAL_BACKEND_URL }),
       securityHeaders: securityHeaders(
         contentSecurityPolicy({ publicDir, connectOrigins: siteConnectOrigins(env) }),
       ),

@@ -21,6 +21,7 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|manifest\+json|xml|javascript)|image\/svg\+xml)/;
+const YAML = "text/yaml; charset=utf-8";
 /** Smaller than this, compression costs more than it saves. */
 const MIN_COMPRESS_BYTES = 1024;
 
@@ -122,6 +123,8 @@ export function staticSite(publicDir: string): MiddlewareHandler[] {
       const sitePath = decodedSitePath(c.req.path);
       if (sitePath === null || sitePath === `/${HOST_HEADERS_FILE}`) c.res = await notFoundPage(c, publicDir);
       else await next();
+      // The content editor's configuration; Hono's table of types has no YAML.
+      if (c.res.status === 200 && sitePath?.endsWith(".yml")) c.res.headers.set("Content-Type", YAML);
       // Here, after `etag`, so a 304 (which `etag` builds afresh) keeps the rule as well.
       c.res.headers.set(
         "Cache-Control",

@@ -5,13 +5,19 @@
  * https://developers.cloudflare.com/pages/configuration/headers/). Other hosts: copy the values
  * into their settings.
  */
-import { contentSecurityPolicy, securityHeaders, sitePaths } from "./security-headers.ts";
+import {
+  ADMIN_PATH,
+  adminSecurityHeaders,
+  contentSecurityPolicy,
+  securityHeaders,
+  sitePaths,
+} from "./security-headers.ts";
 import { cacheControlFor } from "./cache-control.ts";
 
 export const HOST_HEADERS_FILE = "_headers";
 
 export function hostHeaders(publicDir: string, connectOrigins: string[]): string {
-  const security = {
+  const security: Record<string, string> = {
     ...securityHeaders(contentSecurityPolicy({ publicDir, connectOrigins })),
     // Static hosts serve the site over HTTPS: browsers should never try plain HTTP again. Not
     // sent by the local stack, which serves http://localhost. No includeSubDomains or preload:
@@ -24,11 +30,27 @@ export function hostHeaders(publicDir: string, connectOrigins: string[]): string
   const hashed = sitePaths(publicDir)
     .filter((urlPath) => !urlPath.startsWith("/static/") && cacheControlFor(urlPath) === immutable)
     .sort();
-  const rule = (pattern: string, headers: Record<string, string>) =>
-    [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join("\n");
+  const rule = (pattern: string, headers: Record<string, string>, detach: string[] = []) =>
+    [
+      pattern,
+      ...detach.map((name) => `  ! ${name}`),
+      ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`),
+    ].join("\n");
+  // The CMS needs a looser policy than the site. "! Name" (Cloudflare Pages) drops the value the
+  // `/*` rule set, so /admin/ answers with its own policy alone instead of both (which would apply
+  // the stricter). Netlify has no such syntax: see README, "Deploying".
+  const admin = adminSecurityHeaders();
+  const adminOnly = Object.fromEntries(
+    Object.entries(admin).filter(([name, value]) => security[name] !== value),
+  );
   return [
     "# Written by `gatsby build` (site-headers/host-headers.ts): the headers the local stack sends.",
     rule("/*", security),
+    rule(
+      `${ADMIN_PATH}*`,
+      adminOnly,
+      Object.keys(adminOnly).filter((name) => name in security),
+    ),
     rule("/static/*", { "Cache-Control": immutable }),
     ...hashed.map((urlPath) => rule(urlPath, { "Cache-Control": immutable })),
     "",

@@ -81,3 +81,41 @@ export function securityHeaders(csp: string): Record<string, string> {
     "Cross-Origin-Opener-Policy": "same-origin",
   };
 }
+
+/** Where the content editor (Decap CMS) lives; it gets its own policy and stays out of search. */
+export const ADMIN_PATH = "/admin/";
+
+/**
+ * The policy for `/admin/` only. Decap CMS compiles its configuration's schema at run time (ajv)
+ * and instantiates WebAssembly, so it needs 'unsafe-eval'; its styles are inline (emotion); it
+ * talks to GitHub's API and, on an editor's machine, to decap-server (`localBackend`). The rest
+ * of the site keeps `contentSecurityPolicy`.
+ */
+export function adminContentSecurityPolicy(options: { localBackend?: string } = {}): string {
+  const connect = [
+    "'self'",
+    "https://api.github.com",
+    ...(options.localBackend ? [new URL(options.localBackend).origin] : []),
+  ];
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    `connect-src ${connect.join(" ")}`,
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+/** Every header `/admin/` answers with: its own policy, and kept out of search results. */
+export const adminSecurityHeaders = (options: { localBackend?: string } = {}): Record<string, string> => ({
+  ...securityHeaders(adminContentSecurityPolicy(options)),
+  "X-Robots-Tag": "noindex",
+});
+
+export const isAdminPath = (urlPath: string): boolean =>
+  urlPath === "/admin" || urlPath.startsWith(ADMIN_PATH);

@@ -1,0 +1,240 @@
+/**
+ * The content editor as an editor meets it with `npm run cms`: Decap CMS at /admin/ of the built
+ * site, saving through decap-server (the local backend) into a temporary copy of content/. The
+ * CMS looks for decap-server at its fixed address (http://localhost:8081); the browser's requests
+ * there are handed to the one this test started on a free port.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import yaml from "js-yaml";
+import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core";
+import { LOCAL_BACKEND_URL } from "../src/content/cms-config";
+import { checkContent, contentTypeForFile, effectFields } from "../src/content/schema";
+import { launchChromium, VIEWPORTS } from "../toolkit/browser";
+import { type DecapServer, startDecapServer } from "./support/decap";
+import { visible } from "./support/expect";
+import { describeInBrowser } from "./support/site";
+import { ROOT, type Stack, startStack } from "../toolkit/stack";
+
+const SCREENSHOTS = path.join(__dirname, "screenshots");
+
+describeInBrowser("the content editor at /admin/", () => {
+  let stack: Stack;
+  let decap: DecapServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const started = await Promise.allSettled([startStack(), startDecapServer(), launchChromium()]);
+    const [site, backend, chromium] = started;
+    if (site.status === "fulfilled") stack = site.value;
+    if (backend.status === "fulfilled") decap = backend.value;
+    if (chromium.status === "fulfilled") browser = chromium.value;
+    for (const result of started) if (result.status === "rejected") throw result.reason;
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([decap?.stop(), stack?.stop()]);
+  }, 30_000);
+
+  /** A logged-in editor on the CMS's start page, with every console message kept. */
+  async function openEditor(viewport: { width: number; height: number } = VIEWPORTS.desktop) {
+    const context = await browser.newContext({ viewport });
+    const elsewhere: string[] = [];
+    await context.route(
+      (url) => url.origin !== stack.url && url.href !== LOCAL_BACKEND_URL,
+      (route) => {
+        elsewhere.push(route.request().url());
+        return route.abort();
+      },
+    );
+    await context.route(LOCAL_BACKEND_URL, async (route) =>
+      route.fulfill({ response: await route.fetch({ url: decap.apiUrl }) }),
+    );
+    const page = await context.newPage();
+    const messages: ConsoleMessage[] = [];
+    page.on("console", (message) => messages.push(message));
+    const response = await page.goto(`${stack.url}/admin/`);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.getByRole("heading", { name: "Collections" }).waitFor();
+    const refusals = () =>
+      messages.filter((message) => /Content Security Policy|Refused to/i.test(message.text())).map(String);
+    return { page, context, response, elsewhere, refusals };
+  }
+
+  /** Closes the window; requests to decap-server still in flight (the CMS polls) are dropped quietly. */
+  async function closeEditor(context: BrowserContext): Promise<void> {
+    await context.unrouteAll({ behavior: "ignoreErrors" });
+    await context.close();
+  }
+
+  async function publish(page: Page): Promise<void> {
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await page.getByText("Publish now").click();
+  }
+
+  /** The toggle that opens an item of a list; Decap gives it no name, so it is found by the item's summary. */
+  const openItem = (page: Page, summary: string) =>
+    page.getByText(summary, { exact: true }).locator("xpath=preceding-sibling::div[1]//button[1]").click();
+
+  const readYaml = (file: string) => yaml.safeLoad(readFileSync(path.join(decap.repoDir, file), "utf8"));
+
+  it("serves the editor with its own policy, kept out of search, without loosening the site's", async () => {
+    const { page, context, response, refusals, elsewhere } = await openEditor();
+    const adminPolicy = response?.headers()["content-security-policy"] ?? "";
+    const sitePolicy = (await page.request.get(`${stack.url}/`)).headers()["content-security-policy"] ?? "";
+    expect(adminPolicy).toContain("script-src 'self' 'unsafe-eval'");
+    expect(adminPolicy).toContain("frame-ancestors 'none'");
+    expect(sitePolicy).not.toContain("unsafe-eval");
+    expect(sitePolicy).toContain("script-src 'self' 'sha256-");
+    expect(response?.headers()["x-robots-tag"]).toBe("noindex");
+    expect(await page.locator('meta[name="robots"]').getAttribute("content")).toContain("noindex");
+    const sitemap = await (await page.request.get(`${stack.url}/sitemap-0.xml`)).text();
+    expect(sitemap).toContain("<loc>");
+    expect(sitemap).not.toContain("/admin");
+
+    for (const name of [
+      "Effects of the Day",
+      "Brand and hero",
+      "Landing page",
+      "Story and biography",
+      "Channels",
+      "Core values",
+      "Newsletter signup",
+      "Page not found (404)",
+    ]) {
+      await visible(page.getByRole("link", { name, exact: true }));
+    }
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, "admin-1280.png") });
+    const mobile = await openEditor(VIEWPORTS.mobile);
+    await mobile.page.screenshot({ path: path.join(SCREENSHOTS, "admin-390.png") });
+    await closeEditor(mobile.context);
+    expect(refusals()).toEqual([]);
+    expect(elsewhere).toEqual([]);
+    await closeEditor(context);
+  });
+
+  it("saves a core value's description into content/core-values.yaml, still valid for the build", async () => {
+    const before = readYaml("content/core-values.yaml") as {
+      items: { title: string; description: string }[];
+    };
+    const { page, context, refusals } = await openEditor();
+    await page.getByRole("link", { name: "Core values", exact: true }).click();
+    await page.getByRole("link", { name: "Core values", exact: true }).nth(1).click();
+    await openItem(page, "Confidence");
+    const description = page.getByLabel("Description", { exact: true }).first();
+    expect(await description.inputValue()).toBe(before.items[0].description);
+    const written = "Trust the work you have put in; certainty grows from it.";
+    await description.fill(written);
+    await publish(page);
+    await visible(page.getByText("Entry saved"));
+
+    const after = readYaml("content/core-values.yaml") as typeof before;
+    expect(after.items[0]).toEqual({ title: "Confidence", description: written });
+    expect(after.items.slice(1)).toEqual(before.items.slice(1));
+    expect(after).toMatchObject({ title: (before as unknown as { title: string }).title });
+    expect(checkContent(contentTypeForFile("core-values")!.fields, after)).toEqual([]);
+    // The repository's own file is not what the test edited.
+    expect(readFileSync(path.join(ROOT, "content/core-values.yaml"), "utf8")).not.toContain(written);
+    expect(refusals()).toEqual([]);
+    await closeEditor(context);
+  });
+
+  it("saves a story paragraph, a list of texts, keeping the others and their order", async () => {
+    type Story = Record<"why" | "biography", { title: string; paragraphs: string[] }>;
+    const before = readYaml("content/story.yaml") as Story;
+    const { page, context, refusals } = await openEditor();
+    await page.getByRole("link", { name: "Story and biography", exact: true }).click();
+    await page.getByRole("link", { name: "Story and biography", exact: true }).nth(1).click();
+    await openItem(page, before.why.paragraphs[1]);
+    const written = "This movement exists so no father has to choose between providing and being present.";
+    await page.getByLabel("Paragraph", { exact: true }).nth(1).fill(written);
+    await publish(page);
+    await visible(page.getByText("Entry saved"));
+
+    const after = readYaml("content/story.yaml") as Story;
+    expect(after.why.paragraphs).toEqual([
+      before.why.paragraphs[0],
+      written,
+      ...before.why.paragraphs.slice(2),
+    ]);
+    expect(after.biography).toEqual(before.biography);
+    expect(checkContent(contentTypeForFile("story")!.fields, after)).toEqual([]);
+    expect(refusals()).toEqual([]);
+    await closeEditor(context);
+  });
+
+  it("refuses to save a blank description, and the file stays as it was", async () => {
+    const file = path.join(decap.repoDir, "content/core-values.yaml");
+    const before = readFileSync(file, "utf8");
+    const { page, context } = await openEditor();
+    await page.getByRole("link", { name: "Core values", exact: true }).click();
+    await page.getByRole("link", { name: "Core values", exact: true }).nth(1).click();
+    await openItem(page, "Respect");
+    await page.getByLabel("Description", { exact: true }).nth(2).fill("   ");
+    await publish(page);
+    await visible(page.getByText(/Oops, you've missed a required field|Must not be empty/).first());
+    expect(readFileSync(file, "utf8")).toBe(before);
+    await closeEditor(context);
+  });
+
+  it("creates a new day's Effect as content/effects/YYYY-MM-DD.yaml holding only its fields", async () => {
+    const { page, context, refusals } = await openEditor();
+    await page.getByRole("link", { name: "Effects of the Day", exact: true }).click();
+    // "New Effect of the Day", though the word is drawn as an icon in Decap's button.
+    await page.getByRole("link", { name: /Effect of the Day$/ }).click();
+    // By its accessible name: "Day", without the "(optional)" editor.css hides.
+    await page.getByRole("textbox", { name: "Day", exact: true }).fill("2031-03-14");
+    await page.getByLabel("Title", { exact: true }).fill("Start before you are ready");
+    await page
+      .getByLabel("Summary", { exact: true })
+      .fill("Waiting for the perfect moment is how good plans turn into old plans.");
+    // The rich-text box is not tied to its label; it is the page's one editable area.
+    await page.locator('[contenteditable="true"]').click();
+    await page.keyboard.type("Pick one thing you have been putting off and do the first step today.");
+    await publish(page);
+    await visible(page.getByText("Entry saved"));
+
+    const file = path.join(decap.repoDir, "content/effects/2031-03-14.yaml");
+    expect(existsSync(file)).toBe(true);
+    const effect = readYaml("content/effects/2031-03-14.yaml");
+    expect(effect).toEqual({
+      title: "Start before you are ready",
+      summary: "Waiting for the perfect moment is how good plans turn into old plans.",
+      body: "Pick one thing you have been putting off and do the first step today.",
+    });
+    expect(checkContent(effectFields, effect)).toEqual([]);
+    expect(refusals()).toEqual([]);
+    await closeEditor(context);
+  });
+
+  it("edits a saved Effect in place: its day stays its file name and is not written into it", async () => {
+    const dir = path.join(decap.repoDir, "content/effects");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, "2031-01-05.yaml"),
+      "title: Keep the promise\nsummary: Small promises kept are how trust is built.\nbody: |\n  Keep one today.\n",
+    );
+    const { page, context, refusals } = await openEditor();
+    await page.getByRole("link", { name: "Effects of the Day", exact: true }).click();
+    await page.getByRole("link", { name: /2031-01-05: Keep the promise/ }).click();
+    // The day is shown, not offered for change.
+    await visible(page.getByText("2031-01-05", { exact: true }));
+    expect(await page.locator('input[type="date"]').count()).toBe(0);
+    await page.getByLabel("Title", { exact: true }).fill("Keep the small promise");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "admin-effect-1280.png") });
+    await publish(page);
+    await visible(page.getByText("Entry saved"));
+
+    expect(readYaml("content/effects/2031-01-05.yaml")).toEqual({
+      title: "Keep the small promise",
+      summary: "Small promises kept are how trust is built.",
+      body: expect.stringMatching(/^Keep one today\.\n?$/),
+    });
+    // No second file for the same day, and none named otherwise.
+    expect(readdirSync(dir).filter((name) => !/^\d{4}-\d{2}-\d{2}\.yaml$/.test(name))).toEqual([]);
+    expect(refusals()).toEqual([]);
+    await closeEditor(context);
+  });
+});

@@ -1,0 +1,59 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { contentProblems } from "../check-content.ts";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+describe("the content check a pull request runs", () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), "check-content-"));
+    cpSync(path.join(ROOT, "content"), path.join(root, "content"), { recursive: true });
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const edit = (file: string, change: (text: string) => string) => {
+    const full = path.join(root, "content", file);
+    writeFileSync(full, change(readFileSync(full, "utf8")));
+  };
+
+  it("passes today's content", () => {
+    expect(contentProblems(root)).toEqual([]);
+  });
+
+  it("names the file and the field of each error", () => {
+    edit("channels.yaml", (text) => text.replace(/url: https:\/\//, "url: http://"));
+    edit("core-values.yaml", (text) => text.replace(/^intro:.*$/m, "intro: ''"));
+    unlinkSync(path.join(root, "content", "story.yaml"));
+    expect(contentProblems(root).map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/^content\/story\.yaml is missing/),
+      expect.stringMatching(/^content\/channels\.yaml: "items\[0\]\.url" must be a full https:\/\/ address/),
+      'content/core-values.yaml: "intro" must be a non-empty text',
+    ]);
+  });
+
+  it("reports broken YAML with its line instead of stopping at it", () => {
+    edit("brand.yaml", (text) => `${text}\nhero: [unclosed\n`);
+    const [problem] = contentProblems(root);
+    expect(problem.file).toBe("content/brand.yaml");
+    expect(problem.message).toMatch(/content\/brand\.yaml is not valid YAML: .*line \d+/s);
+  });
+
+  it("fails on GitHub Actions with an annotation on the file", () => {
+    // The command reads content/ beside itself, so run a copy of the script in the temporary root.
+    cpSync(path.join(ROOT, "scripts"), path.join(root, "scripts"), { recursive: true });
+    cpSync(path.join(ROOT, "src", "content"), path.join(root, "src", "content"), { recursive: true });
+    edit("landing.yaml", (text) => text.replace(/^(\s+)buttonLabel:.*$/m, "$1buttonLabel: ' '"));
+    const run = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/check-content.ts"], {
+      cwd: root,
+      env: { ...process.env, GITHUB_ACTIONS: "true", NODE_PATH: path.join(ROOT, "node_modules") },
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      '::error file=content/landing.yaml,title=Content error::content/landing.yaml: "episodeOne.buttonLabel" must be a non-empty text',
+    );
+  });
+});
