@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import yaml from "js-yaml";
 import { checkContent, contentTypes } from "../src/content/schema.ts";
+import { loadEffects } from "../src/effects/effects.ts";
 
 export interface ContentProblem {
   file: string;
@@ -14,6 +15,19 @@ export interface ContentProblem {
 }
 
 export function contentProblems(root: string): ContentProblem[] {
+  return [...fileProblems(root), ...effectProblems(root)];
+}
+
+/** The Effects of the Day, checked by the build's own reader; each problem starts with its file. */
+function effectProblems(root: string): ContentProblem[] {
+  return loadEffects(path.join(root, "content", "effects")).problems.map((message) => {
+    const shown = message.slice(0, message.indexOf(": "));
+    const file = path.relative(root, path.resolve(shown));
+    return { file, message: `${file}${message.slice(shown.length)}` };
+  });
+}
+
+function fileProblems(root: string): ContentProblem[] {
   return contentTypes.flatMap((type) => {
     const file = `content/${type.file}.yaml`;
     let data: unknown;

@@ -34,6 +34,18 @@ describe("the content check a pull request runs", () => {
     ]);
   });
 
+  it("checks the Effects of the Day as the build does, naming the file and the field", () => {
+    writeFileSync(
+      path.join(root, "content", "effects", "2031-02-30.yaml"),
+      "title: A\nsummary: B.\nbody: C\n",
+    );
+    writeFileSync(path.join(root, "content", "effects", "2031-03-01.yaml"), "title: A\nbody: C\n");
+    expect(contentProblems(root).map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/^content\/effects\/2031-02-30\.yaml: the file name must be the Effect's date/),
+      expect.stringMatching(/^content\/effects\/2031-03-01\.yaml: .*summary/),
+    ]);
+  });
+
   it("reports broken YAML with its line instead of stopping at it", () => {
     edit("brand.yaml", (text) => `${text}\nhero: [unclosed\n`);
     const [problem] = contentProblems(root);
@@ -44,7 +56,7 @@ describe("the content check a pull request runs", () => {
   it("fails on GitHub Actions with an annotation on the file", () => {
     // The command reads content/ beside itself, so run a copy of the script in the temporary root.
     cpSync(path.join(ROOT, "scripts"), path.join(root, "scripts"), { recursive: true });
-    cpSync(path.join(ROOT, "src", "content"), path.join(root, "src", "content"), { recursive: true });
+    cpSync(path.join(ROOT, "src"), path.join(root, "src"), { recursive: true });
     edit("landing.yaml", (text) => text.replace(/^(\s+)buttonLabel:.*$/m, "$1buttonLabel: ' '"));
     const run = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/check-content.ts"], {
       cwd: root,
