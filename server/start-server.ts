@@ -24,6 +24,7 @@ import {
   createSubscriberStore,
   type SubscriberStore,
 } from "../supabase/functions/_shared/subscriber-store.ts";
+import { startEffectService } from "./effect-service.ts";
 import { startMailWorker } from "./mail-worker.ts";
 import { createOutboxMailer } from "./outbox-mailer.ts";
 import { contentSecurityPolicy, securityHeaders, siteConnectOrigins } from "./security-headers.ts";
@@ -175,6 +176,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const store = createSubscriberStore(storage.db);
     const sender = createMailSender({ store, mailer, config, log, now: options.now });
     const worker = startMailWorker(sender, store, log, options.now);
+    const effects = await startEffectService({
+      db: storage.db,
+      exclusive: !env.DATABASE_URL?.trim(),
+      ...{ env, config, dataDir, publicDir, log, now: options.now },
+    });
     const handlers = Object.fromEntries(
       FUNCTION_NAMES.map((name) => [
         name,
@@ -227,6 +233,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         while (inFlight.size > 0 && Date.now() < deadline) await Promise.race([...inFlight, sleep(100)]);
         server.closeAllConnections();
         await stopped;
+        await effects.stop();
         await worker.stop();
         await mailer.close?.();
         await storage?.close();

@@ -16,7 +16,13 @@ export interface SmtpCapture {
   waitForMails(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
 }
 
-export async function createSmtpCapture(options: { secure?: boolean } = {}): Promise<SmtpCapture> {
+export interface SmtpCaptureOptions {
+  secure?: boolean;
+  /** Recipients this server refuses for good, as a mailbox that does not exist (550 5.1.1). */
+  reject?: (address: string) => boolean;
+}
+
+export async function createSmtpCapture(options: SmtpCaptureOptions = {}): Promise<SmtpCapture> {
   const port = await freePort();
   const mails: ParsedMail[] = [];
   let server: SMTPServer | null = null;
@@ -33,6 +39,12 @@ export async function createSmtpCapture(options: { secure?: boolean } = {}): Pro
         authOptional: true,
         disabledCommands: options.secure ? ["AUTH"] : ["STARTTLS", "AUTH"],
         logger: false,
+        onRcptTo(address, _session, callback) {
+          if (!options.reject?.(address.address)) return callback();
+          const error = new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`);
+          (error as Error & { responseCode: number }).responseCode = 550;
+          callback(error);
+        },
         onData(stream, _session, callback) {
           simpleParser(stream).then(
             (mail) => {
