@@ -4,19 +4,23 @@
  * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup.
  */
 import { execFile, spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createPostgresExecutor } from "../_shared/drivers/postgres-executor.ts";
 import { migrate } from "../../../server/migrations.ts";
 import { createTestDatabase, testPostgresUrl } from "../../../server/testing/databases.ts";
+import { fixtureEdition, seedConfirmed } from "../../../server/testing/effect-fixtures.ts";
 import { freePort } from "../../../server/testing/postgres-server.ts";
+import { createSmtpCapture } from "../../../server/testing/smtp-capture.ts";
 
 jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, "../../..");
 const DENO = path.join(ROOT, "node_modules/.bin/deno");
 const FUNCTIONS = path.join(ROOT, "supabase/functions");
-const ENTRIES = ["send-confirmation", "confirm-subscription", "unsubscribe"].map((name) =>
+const ENTRIES = ["send-confirmation", "confirm-subscription", "unsubscribe", "send-effect"].map((name) =>
   path.join(FUNCTIONS, name, "index.ts"),
 );
 // Without this Deno would adopt the repository's package.json and node_modules, which Supabase does not have.
@@ -39,42 +43,14 @@ describe("the functions under Deno", () => {
   (postgresUrl ? it : it.skip)("serve send-confirmation against PostgreSQL and answer a signup", async () => {
     const database = await createTestDatabase(postgresUrl as string);
     const db = createPostgresExecutor(database.url, { max: 1 });
-    const port = await freePort();
-    let output = "";
-    const child = spawn(
-      DENO,
-      [
-        "run",
-        "--allow-net",
-        "--allow-env",
-        "--allow-read",
-        "--allow-sys",
-        "--config",
-        path.join(FUNCTIONS, "deno.json"),
-        ENTRIES[0],
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...denoEnv,
-          FUNCTION_PORT: String(port),
-          DATABASE_URL: database.url,
-          SITE_URL: "https://thepurposeeffect.example",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const deno = await serveUnderDeno(ENTRIES[0], {
+      DATABASE_URL: database.url,
+      SITE_URL: "https://thepurposeeffect.example",
+    });
+    const { port } = deno;
     try {
       await migrate(db);
-      const deadline = Date.now() + 120_000;
-      while (!/Listening on/.test(output)) {
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`Deno did not start:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await deno.listening();
       const response = await fetch(`http://127.0.0.1:${port}/send-confirmation`, {
         method: "POST",
         headers: {
@@ -92,15 +68,113 @@ describe("the functions under Deno", () => {
       ]);
       // Without SMTP_URL the function logs the link instead of sending; the job counts as sent.
       const logged = Date.now() + 10_000;
-      while (!/confirm: https:\/\/thepurposeeffect\.example\/\?confirm=[A-Za-z0-9_-]{43}/.test(output)) {
-        if (Date.now() > logged) throw new Error(`No confirmation link in the log:\n${output}`);
+      while (
+        !/confirm: https:\/\/thepurposeeffect\.example\/\?confirm=[A-Za-z0-9_-]{43}/.test(deno.output())
+      ) {
+        if (Date.now() > logged) throw new Error(`No confirmation link in the log:\n${deno.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
-      child.kill("SIGTERM");
-      await exited;
+      await deno.stop();
       await db.close();
       await database.drop();
     }
   });
+
+  (postgresUrl ? it : it.skip)(
+    "serve send-effect against PostgreSQL: refused without its key, with it the day's Effect goes out",
+    async () => {
+      const database = await createTestDatabase(postgresUrl as string);
+      const db = createPostgresExecutor(database.url, { max: 1 });
+      const smtp = await createSmtpCapture();
+      const site = createServer((request, response) => {
+        if (request.url === `/effects/${DATE}/mail.json`)
+          response.writeHead(200).end(JSON.stringify(fixtureEdition(DATE, siteUrl)));
+        else response.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+      const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      await migrate(db);
+      await seedConfirmed(db, 3);
+      const deno = await serveUnderDeno(ENTRIES[3], {
+        DATABASE_URL: database.url,
+        SITE_URL: siteUrl,
+        SMTP_URL: smtp.url,
+        SEND_EFFECT_KEY: "a-long-random-key-from-the-vault",
+      });
+      try {
+        await deno.listening();
+        const call = (authorization?: string) =>
+          fetch(`http://127.0.0.1:${deno.port}/send-effect`, {
+            method: "POST",
+            headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
+            body: JSON.stringify({ date: DATE }),
+          });
+        expect((await call()).status).toBe(401);
+        expect((await call("Bearer the-public-anon-key")).status).toBe(401);
+        expect(await db.query(`select * from effect_editions`)).toEqual([]);
+
+        const answer = await call("Bearer a-long-random-key-from-the-vault");
+        expect(answer.status).toBe(200);
+        expect(await answer.json()).toMatchObject({ status: "done", date: DATE, counts: { sent: 3 } });
+        expect((await smtp.waitForMails(3)).map((mail) => mail.subject)).toEqual(
+          Array(3).fill(fixtureEdition(DATE).subject),
+        );
+        const again = await call("Bearer a-long-random-key-from-the-vault");
+        expect(await again.json()).toMatchObject({ status: "done", thisCall: { sent: 0 } });
+        expect(smtp.mails).toHaveLength(3);
+      } finally {
+        await deno.stop();
+        await smtp.stop();
+        await new Promise((resolve) => site.close(resolve));
+        await db.close();
+        await database.drop();
+      }
+    },
+  );
 });
+
+const DATE = "2026-11-23";
+
+/** One function entry served by Deno on a free loopback port, its log collected. */
+async function serveUnderDeno(entry: string, env: Record<string, string>) {
+  const port = await freePort();
+  let output = "";
+  const child = spawn(
+    DENO,
+    [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-sys",
+      "--config",
+      path.join(FUNCTIONS, "deno.json"),
+      entry,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...denoEnv, FUNCTION_PORT: String(port), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    port,
+    output: () => output,
+    async listening() {
+      const deadline = Date.now() + 120_000;
+      while (!/Listening on/.test(output)) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`Deno did not start:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
