@@ -142,6 +142,9 @@ export async function runEffectCommand(command: EffectCommand, ctx: EffectContex
     }
 
     const lines: string[] = [];
+    // Rows a sender that died (on PostgreSQL: its lease ran out) left in `sending`.
+    const stale = await store.markAbandoned(now(), false);
+    if (stale > 0) lines.push(`${stale} mails a stopped sender was sending are now unknown (not resent).`);
     if (!(await store.edition(date))) {
       // Not published: this throws, and nothing is queued.
       const edition = await loadEdition(date, ctx.publicDir, ctx.config.siteUrl);

@@ -122,7 +122,8 @@ describe.each(storages as Array<[string, (publicDir: string) => Promise<Storage>
         ...storage.env,
         SITE_URL: SITE,
         SMTP_URL: smtp.url,
-        MAIL_RATE_PER_SECOND: "150",
+        // 20 ms between mails: the kill lands inside a batch, not between two.
+        MAIL_RATE_PER_SECOND: "50",
         EFFECT_BATCH_SIZE: "20",
         // A killed sender's lease runs out quickly, for PostgreSQL, where nobody knows it died.
         EFFECT_LEASE_SECONDS: "2",
@@ -142,7 +143,7 @@ describe.each(storages as Array<[string, (publicDir: string) => Promise<Storage>
         stdio: "ignore",
       });
       const exited = new Promise((resolve) => child.once("exit", resolve));
-      await smtp.waitForMails(60, 60_000);
+      await smtp.waitForMails(50, 60_000);
       child.kill("SIGKILL");
       await exited;
       const before = smtp.mails.length;
@@ -163,18 +164,17 @@ describe.each(storages as Array<[string, (publicDir: string) => Promise<Storage>
       const addresses = smtp.mails.flatMap(recipients);
       expect(duplicates(addresses)).toEqual([]);
       expect(status?.counts.sent).toBe(sentTo.length);
-      // At most one batch was in doubt when the sender died; everything else went out.
+      // The batch in flight is in doubt (at most one batch); everything else went out.
+      expect(status?.counts.unknown).toBeGreaterThan(0);
       expect(status?.counts.unknown).toBeLessThanOrEqual(20);
       expect((status?.counts.sent ?? 0) + (status?.counts.unknown ?? 0)).toBe(300);
       for (const address of sentTo) expect(addresses).toContain(address);
       expect(stdout).toMatch(/unknown\s+\d+/);
-      // 300 mails at 150/s: the rest goes out within seconds of the restart.
+      // 250 mails at 50/s: the rest goes out within seconds of the restart.
       expect(restartMs).toBeLessThan(30_000);
 
-      if ((status?.counts.unknown ?? 0) > 0) {
-        const statusOutput = await effect(["status", DATE], env);
-        expect(statusOutput.stdout).toMatch(/--retry-unknown/);
-      }
+      const statusOutput = await effect(["status", DATE], env);
+      expect(statusOutput.stdout).toMatch(/may or may not have arrived.*--retry-unknown/);
       const retried = await effect(["send", DATE, "--retry-unknown"], env);
       expect(retried.stdout).toMatch(/unknown\s+0/);
       expect(new Set(smtp.mails.flatMap(recipients)).size).toBe(300);

@@ -254,6 +254,25 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
     expect((await status())?.state).toBe("sending");
   });
 
+  (backend.name === "PostgreSQL" ? it : it.skip)(
+    "keeps a slow live sender's rows from a second sender by renewing its lease",
+    async () => {
+      await smtp.stop();
+      smtp = await createSmtpCapture({ delayMs: 2_500 });
+      await seedConfirmed(opened.db, 6);
+      const env = { EFFECT_LEASE_SECONDS: "1", EFFECT_BATCH_SIZE: "6", SMTP_MAX_CONNECTIONS: "5" };
+      const slow = send(env);
+      await new Promise((resolve) => setTimeout(resolve, 1_800));
+      // Well past the first lease's end, while the slow sender still waits on the server.
+      const second = await send(env, opened.connect() ?? opened.db);
+      expect(second).not.toMatch(/now unknown/);
+      expect(second).toMatch(/This run: 0 sent/);
+      await slow;
+      expect(received(smtp.mails).sort()).toHaveLength(6);
+      expect((await status())?.counts).toMatchObject({ sent: 6, unknown: 0 });
+    },
+  );
+
   it("queues nothing for an Effect that is not published", async () => {
     await seedConfirmed(opened.db, 3);
     await expect(

@@ -20,6 +20,8 @@ export interface SmtpCaptureOptions {
   secure?: boolean;
   /** Recipients this server refuses for good, as a mailbox that does not exist (550 5.1.1). */
   reject?: (address: string) => boolean;
+  /** Milliseconds the server takes to accept each message (a slow provider). */
+  delayMs?: number;
 }
 
 export async function createSmtpCapture(options: SmtpCaptureOptions = {}): Promise<SmtpCapture> {
@@ -48,8 +50,10 @@ export async function createSmtpCapture(options: SmtpCaptureOptions = {}): Promi
         onData(stream, _session, callback) {
           simpleParser(stream).then(
             (mail) => {
-              mails.push(mail);
-              callback();
+              setTimeout(() => {
+                mails.push(mail);
+                callback();
+              }, options.delayMs ?? 0);
             },
             (error: Error) => callback(error),
           );
