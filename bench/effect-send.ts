@@ -13,11 +13,10 @@ import { SMTPServer } from "smtp-server";
 import { parseConfig } from "../supabase/functions/_shared/config.ts";
 import { createPostgresExecutor } from "../supabase/functions/_shared/drivers/postgres-executor.ts";
 import { effectMail } from "../supabase/functions/_shared/effect-sending/edition.ts";
-import { parseSendingConfig } from "../supabase/functions/_shared/effect-sending/sending-config.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/sql-executor.ts";
 import { newToken } from "../supabase/functions/_shared/tokens.ts";
-import { runEffectCommand } from "../server/effect-commands.ts";
+import { effectContext, runEffectCommand } from "../server/effect-commands.ts";
 import { migrate } from "../server/migrations.ts";
 import { createPgliteExecutor } from "../server/pglite-executor.ts";
 import { createTestDatabase } from "../server/testing/databases.ts";
@@ -136,15 +135,7 @@ async function ours(name: string, db: SqlExecutor, env: Record<string, string>):
   const started = performance.now();
   await runEffectCommand(
     { action: "send", date: DATE, retryUnknown: false },
-    {
-      db,
-      config: parseConfig(fullEnv),
-      sending: parseSendingConfig(fullEnv),
-      env: fullEnv,
-      dataDir: publicDir,
-      publicDir,
-      log: quiet,
-    },
+    effectContext(fullEnv, { db, dataDir: publicDir, publicDir, log: quiet }),
   );
   const seconds = (performance.now() - started) / 1000;
   await sink.close();

@@ -6,14 +6,13 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { parseConfig } from "../supabase/functions/_shared/config.ts";
 import { createDeliveryStore } from "../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
-import { parseSendingConfig } from "../supabase/functions/_shared/effect-sending/sending-config.ts";
 import { maskingLogger } from "../supabase/functions/_shared/logger.ts";
 import { dataDirHolder } from "../server/data-dir-lock.ts";
 import {
   type EffectCommand,
+  effectContext,
   EffectUsageError,
   parseEffectCommand,
   runEffectCommand,
@@ -63,8 +62,7 @@ export async function run(args: string[], env = process.env, signal?: AbortSigna
     if (!answer.ok) throw new Error(answer.output.trim());
     return `(run by the local stack that holds ${dataDir})\n${answer.output}`;
   }
-  const config = parseConfig(env, `http://localhost:${env.PORT?.trim() || 8000}`);
-  const sending = parseSendingConfig(env);
+  const defaultSiteUrl = `http://localhost:${env.PORT?.trim() || 8000}`;
   const storage = await openStorage({ databaseUrl, dataDir });
   try {
     const log = maskingLogger(stdoutLogger);
@@ -73,16 +71,20 @@ export async function run(args: string[], env = process.env, signal?: AbortSigna
       const stale = await createDeliveryStore(storage.db).markAbandoned(new Date(), true);
       if (stale > 0) log.warn(`${stale} mails a stopped sender was sending are now unknown`);
     }
-    return await runEffectCommand(command, {
-      db: storage.db,
-      config,
-      sending,
-      env,
-      dataDir,
-      publicDir: path.resolve(ROOT, env.PUBLIC_DIR?.trim() || "public"),
-      log,
-      signal,
-    });
+    return await runEffectCommand(
+      command,
+      effectContext(
+        env,
+        {
+          db: storage.db,
+          dataDir,
+          publicDir: path.resolve(ROOT, env.PUBLIC_DIR?.trim() || "public"),
+          log,
+          signal,
+        },
+        defaultSiteUrl,
+      ),
+    );
   } finally {
     await storage.close();
   }

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
-import type { Config, Env } from "../supabase/functions/_shared/config.ts";
+import { type Config, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
 import { createPooledSmtpTransport } from "../supabase/functions/_shared/drivers/pooled-smtp-transport.ts";
 import { checkEmail, maskAddresses, maskEmail } from "../supabase/functions/_shared/email-address.ts";
 import { createRateLimiter } from "../supabase/functions/_shared/effect-sending/delivery-decisions.ts";
@@ -19,7 +19,10 @@ import {
 import { effectMail, type MailEdition } from "../supabase/functions/_shared/effect-sending/edition.ts";
 import { checkEditionDate } from "../supabase/functions/_shared/effect-sending/edition-source.ts";
 import { type EffectTransport, sendEdition } from "../supabase/functions/_shared/effect-sending/send-run.ts";
-import type { SendingConfig } from "../supabase/functions/_shared/effect-sending/sending-config.ts";
+import {
+  parseSendingConfig,
+  type SendingConfig,
+} from "../supabase/functions/_shared/effect-sending/sending-config.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/sql-executor.ts";
 import { newToken } from "../supabase/functions/_shared/tokens.ts";
@@ -47,6 +50,15 @@ export interface EffectContext {
 }
 
 export class EffectUsageError extends Error {}
+
+/** The context from the environment (SITE_URL, SMTP_URL, MAIL_RATE_PER_SECOND, ...) and where the data is. */
+export function effectContext(
+  env: Env,
+  where: Pick<EffectContext, "db" | "dataDir" | "publicDir" | "log" | "signal">,
+  defaultSiteUrl?: string,
+): EffectContext {
+  return { ...where, env, config: parseConfig(env, defaultSiteUrl), sending: parseSendingConfig(env) };
+}
 
 export function parseEffectCommand(
   positionals: string[],

@@ -6,6 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { nodemailerMessage } from "../supabase/functions/_shared/drivers/smtp-mailer.ts";
 import type { MailMessage } from "../supabase/functions/_shared/confirmation-mail.ts";
 import type { EffectTransport } from "../supabase/functions/_shared/effect-sending/send-run.ts";
 
@@ -13,14 +14,7 @@ const composer = nodemailer.createTransport({ streamTransport: true, buffer: tru
 
 /** The message as nodemailer would send it over SMTP (MIME, both parts, the list headers). */
 export async function composeMime(message: MailMessage): Promise<Buffer> {
-  const info = await composer.sendMail({
-    from: message.from,
-    to: message.to,
-    subject: message.subject,
-    text: message.text,
-    html: message.html,
-    headers: message.headers,
-  });
+  const info = await composer.sendMail(nodemailerMessage(message));
   return info.message as Buffer;
 }
 

@@ -6,6 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { nodemailerMessage } from "../supabase/functions/_shared/drivers/smtp-mailer.ts";
 import { maskEmail } from "../supabase/functions/_shared/email-address.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { Mailer } from "../supabase/functions/_shared/mail-sender.ts";
@@ -17,14 +18,7 @@ export function createOutboxMailer(outboxDir: string, log: Logger): Mailer {
   return {
     description: `outbox ${outboxDir}`,
     async send(message, context) {
-      const info = await composer.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        headers: message.headers,
-      });
+      const info = await composer.sendMail(nodemailerMessage(message));
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${context.jobId}.eml`;
       const file = path.join(outboxDir, name);
       // Written under a temporary name and renamed, so a reader never sees half a mail.

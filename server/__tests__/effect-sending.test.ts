@@ -7,15 +7,18 @@ import type { ParsedMail } from "mailparser";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseConfig } from "../../supabase/functions/_shared/config.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
-import { parseSendingConfig } from "../../supabase/functions/_shared/effect-sending/sending-config.ts";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/sql-executor.ts";
 import { createSubscriberStore } from "../../supabase/functions/_shared/subscriber-store.ts";
 import { sha256Hex } from "../../supabase/functions/_shared/tokens.ts";
-import { type EffectCommand, type EffectContext, runEffectCommand } from "../effect-commands.ts";
+import {
+  type EffectCommand,
+  type EffectContext,
+  effectContext,
+  runEffectCommand,
+} from "../effect-commands.ts";
 import { migrate } from "../migrations.ts";
 import { createPgliteExecutor } from "../pglite-executor.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../testing/databases.ts";
@@ -109,15 +112,7 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
       EFFECT_BATCH_SIZE: "20",
       ...env,
     };
-    return {
-      db,
-      config: parseConfig(fullEnv),
-      sending: parseSendingConfig(fullEnv),
-      env: fullEnv,
-      dataDir: publicDir,
-      publicDir,
-      log,
-    };
+    return effectContext(fullEnv, { db, dataDir: publicDir, publicDir, log });
   };
   const send = (env?: Record<string, string>, db?: SqlExecutor, extra: Partial<EffectCommand> = {}) =>
     runEffectCommand(

@@ -6,7 +6,7 @@
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
 import type { EffectTransport } from "../effect-sending/send-run.ts";
-import { SMTP_TIMEOUTS } from "./smtp-mailer.ts";
+import { nodemailerMessage, SMTP_TIMEOUTS } from "./smtp-mailer.ts";
 
 export function createPooledSmtpTransport(smtpUrl: string, maxConnections: number): EffectTransport {
   const url = new URL(smtpUrl);
@@ -25,14 +25,7 @@ export function createPooledSmtpTransport(smtpUrl: string, maxConnections: numbe
   return {
     description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}, ${maxConnections} connections`,
     async send(message): Promise<void> {
-      await transport.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        headers: message.headers,
-      });
+      await transport.sendMail(nodemailerMessage(message));
     },
     async close(): Promise<void> {
       transport.close();

@@ -14,6 +14,16 @@ import type { Mailer } from "../mail-sender.ts";
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
+/** Our message as nodemailer's options: both parts and the list headers. */
+export const nodemailerMessage = (message: MailMessage) => ({
+  from: message.from,
+  to: message.to,
+  subject: message.subject,
+  text: message.text,
+  html: message.html,
+  headers: message.headers,
+});
+
 export function createSmtpMailer(smtpUrl: string, timeouts = SMTP_TIMEOUTS): Mailer {
   const url = new URL(smtpUrl);
   if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
@@ -26,14 +36,7 @@ export function createSmtpMailer(smtpUrl: string, timeouts = SMTP_TIMEOUTS): Mai
   return {
     description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}`,
     async send(message: MailMessage): Promise<void> {
-      await transport.sendMail({
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        headers: message.headers,
-      });
+      await transport.sendMail(nodemailerMessage(message));
     },
     async close(): Promise<void> {
       transport.close();
