@@ -61,13 +61,20 @@ export async function startEffectService(options: EffectServiceOptions) {
     return work;
   };
 
+  // Without its socket the stack still serves; only `npm run effect` cannot reach it (a DATA_DIR
+  // path longer than a Unix socket's 107 bytes, a file system without sockets).
   const socket = exclusive
     ? await startOperatorSocket(
         options.dataDir,
         (command, cancel) =>
           track(runEffectCommand(command, { ...ctx, signal: AbortSignal.any([stopping.signal, cancel]) })),
         log,
-      )
+      ).catch((error: unknown) => {
+        log.warn(
+          `npm run effect cannot reach this stack (no socket in ${options.dataDir}: ${error instanceof Error ? error.message : String(error)}); stop it to run effect commands`,
+        );
+        return null;
+      })
     : null;
 
   // SEND_AT: one scheduled run at a time; a day is done once nothing is queued and it is not paused.

@@ -253,6 +253,27 @@ describe("preview, a test mail, status, and an Effect read from SITE_URL", () =>
 });
 
 describe("with a local stack holding the PGlite folder", () => {
+  it("still starts where its data folder's path is too long for a socket, and says what that costs", async () => {
+    const parent = mkdtempSync(path.join(tmpdir(), "effect-long-"));
+    const dataDir = path.join(
+      parent,
+      "a-data-folder-whose-path-is-longer-than-a-unix-socket-address-may-be".repeat(2),
+    );
+    const stack = await startTestStack("PGlite", { DATA_DIR: dataDir });
+    try {
+      expect(
+        (await fetch(`${stack.url}/functions/v1/unsubscribe`, { method: "OPTIONS" })).status,
+      ).toBeLessThan(500);
+      expect(stack.logs.join("\n")).toMatch(/warning: npm run effect cannot reach this stack/);
+      await expect(effect(["status", DATE], { DATA_DIR: dataDir })).rejects.toMatchObject({
+        stderr: expect.stringContaining("which does not take effect commands"),
+      });
+    } finally {
+      await stack.close();
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   it("hands the commands to the stack, which also sends the day's Effect at SEND_AT", async () => {
     const smtp = await createSmtpCapture();
     const publicDir = mkdtempSync(path.join(tmpdir(), "effect-public-"));
