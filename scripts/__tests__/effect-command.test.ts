@@ -253,6 +253,40 @@ describe("preview, a test mail, status, and an Effect read from SITE_URL", () =>
 });
 
 describe("with a local stack holding the PGlite folder", () => {
+  it("marks at start what a killed process left in sending as unknown, and sends it only on request", async () => {
+    const smtp = await createSmtpCapture();
+    const publicDir = mkdtempSync(path.join(tmpdir(), "effect-public-"));
+    publishEdition(publicDir, fixtureEdition(DATE, SITE));
+    const dataDir = await preparedDataDir();
+    // A sender that claimed a batch and died before recording it.
+    const db = await createPgliteExecutor(path.join(dataDir, "pglite"));
+    await seedConfirmed(db, 5);
+    const store = createDeliveryStore(db);
+    await store.prepare(fixtureEdition(DATE, SITE), new Date());
+    await store.claim(DATE, "dead-sender", new Date(), new Date(Date.now() + 3_600_000), 2);
+    await db.close();
+    const stack = await startTestStack("PGlite", {
+      DATA_DIR: dataDir,
+      PUBLIC_DIR: publicDir,
+      SMTP_URL: smtp.url,
+    });
+    try {
+      expect(stack.logs.join("\n")).toMatch(
+        /2 Effect mails were being sent when the last process stopped: marked unknown/,
+      );
+      const env = { DATA_DIR: dataDir, PUBLIC_DIR: publicDir };
+      expect((await effect(["send", DATE], env)).stdout).toMatch(/This run: 3 sent/);
+      expect((await effect(["status", DATE], env)).stdout).toMatch(/unknown\s+2/);
+      expect((await effect(["send", DATE, "--retry-unknown"], env)).stdout).toMatch(/This run: 2 sent/);
+      expect(new Set(smtp.mails.flatMap(recipients)).size).toBe(5);
+      expect(smtp.mails).toHaveLength(5);
+    } finally {
+      await stack.close();
+      await smtp.stop();
+      rmSync(publicDir, { recursive: true, force: true });
+    }
+  });
+
   it("still starts where its data folder's path is too long for a socket, and says what that costs", async () => {
     const parent = mkdtempSync(path.join(tmpdir(), "effect-long-"));
     const dataDir = path.join(
