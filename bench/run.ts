@@ -11,6 +11,7 @@ import { buildSiteIfStale } from "../scripts/site-build";
 import { kb } from "../toolkit/first-visit";
 import { ROOT, startStack } from "../toolkit/stack";
 import { writeCeilingPage } from "./ceiling-page";
+import { sendSummary } from "./effect-send";
 import { CATEGORIES, compare, medians, RUNS, type Run } from "./lighthouse";
 import { firstVisitTable, measureFirstVisitJs } from "./size";
 import { markdownTable, textTable } from "./table";
@@ -77,10 +78,10 @@ function targets(ours: Run, ceiling: Run): Array<{ target: string; met: boolean;
   ];
 }
 
-/** The load benchmark of the signup endpoint (`npm run bench:signup`), in its own processes. */
-function signupLoad(): { ran: boolean; output: string } {
-  console.log("\nSignup endpoint under load (npm run bench:signup)...");
-  const result = spawnSync("npm", ["run", "--silent", "bench:signup"], { cwd: ROOT, encoding: "utf8" });
+/** A benchmark with its own script (`npm run bench:signup`, `bench:send`), in its own processes. */
+function benchScript(script: string, title: string): { ran: boolean; output: string } {
+  console.log(`\n${title} (npm run ${script})...`);
+  const result = spawnSync("npm", ["run", "--silent", script], { cwd: ROOT, encoding: "utf8" });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   if (result.status !== 0) {
@@ -88,7 +89,7 @@ function signupLoad(): { ran: boolean; output: string } {
     process.exitCode = 1;
     return {
       ran: false,
-      output: `npm run bench:signup failed (exit ${result.status}): ${result.stderr.trim().slice(-500)}`,
+      output: `npm run ${script} failed (exit ${result.status}): ${result.stderr.trim().slice(-500)}`,
     };
   }
   return { ran: true, output: result.stdout };
@@ -205,7 +206,8 @@ async function main(): Promise<void> {
     : [];
 
   const firstVisit = await measureFirstVisitJs();
-  const signup = signupLoad();
+  const signup = benchScript("bench:signup", "Signup endpoint under load");
+  const send = benchScript("bench:send", "The Effect of the Day to 10,000 subscribers");
   const loadAfter = os.loadavg();
 
   console.log(`\nLighthouse (median of ${RUNS} runs; ceiling = the same words as plain HTML):\n`);
@@ -244,6 +246,7 @@ async function main(): Promise<void> {
     },
     firstVisitJs: firstVisit,
     signupLoad: signup,
+    effectSend: send,
   };
   writeFileSync(path.join(BENCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   const summary = [
@@ -270,6 +273,7 @@ async function main(): Promise<void> {
       `of a ${kb(firstVisit.budgetBytes)} budget (\`npm run size\` lists it per file).`,
     "",
     signupSummary(signup.ran),
+    ...(send.ran ? ["", sendSummary()] : []),
   ].join("\n");
   const details = [
     "### JavaScript a first visit downloads, per file",
@@ -282,6 +286,7 @@ async function main(): Promise<void> {
       ],
     ),
     ...(signup.ran ? [] : ["", `Signup endpoint not measured: ${signup.output}.`]),
+    ...(send.ran ? [] : ["", `Effect sending not measured: ${send.output}.`]),
   ].join("\n");
   replaceGeneratedBlock(path.join(BENCH, "RESULTS.md"), `${summary}\n\n${details}`);
   // Laid out as `npm run format` would, so the check in `npm test` stays green after a bench run.

@@ -53,6 +53,13 @@ function readHolder(lockFile: string): Holder | null {
   return Number.isInteger(number) && number > 0 ? { pid: number, startTime } : null;
 }
 
+/** The live process other than this one that holds the folder, or null. */
+export function dataDirHolder(dataDir: string): number | null {
+  const lockFile = path.join(dataDir, "pglite.pid");
+  const holder = existsSync(lockFile) ? readHolder(lockFile) : null;
+  return holder && holder.pid !== process.pid && holderAlive(holder) ? holder.pid : null;
+}
+
 /** Takes `$DATA_DIR/pglite.pid` for this process, or throws naming the live process that holds it. */
 export function lockDataDir(dataDir: string): () => void {
   const lockFile = path.join(dataDir, "pglite.pid");

@@ -23,6 +23,7 @@ import {
 } from "../site-headers/security-headers.ts";
 import { LOCAL_BACKEND_URL } from "../src/content/cms-config.ts";
 import { createApp } from "./app.ts";
+import { startEffectService } from "./effect-service.ts";
 import { parseLocalEnv } from "./local-env.ts";
 import { startRetryTimer } from "./retry-timer.ts";
 import { openStorage } from "./storage.ts";
@@ -115,6 +116,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     log.info(`mail: ${mailer.description}`);
 
     const newsletter = createNewsletter({ db: storage.db, mailer, config, log, now: options.now });
+    const effects = await startEffectService({
+      db: storage.db,
+      exclusive: storage.exclusive,
+      ...{ env, config, dataDir: local.dataDir, publicDir: local.publicDir, log, now: options.now },
+    });
     if (storage.exclusive) {
       // The mail a crashed run had claimed goes out now, not when its lease runs out.
       const freed = await newsletter.releaseAllClaims();
@@ -148,6 +154,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         while (inFlight.size > 0 && Date.now() < deadline) await Promise.race([...inFlight, sleep(100)]);
         server.closeAllConnections();
         await stopped;
+        await effects.stop();
         await delivery.stop();
         await mailer.close?.();
         await storage?.close();

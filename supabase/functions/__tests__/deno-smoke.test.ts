@@ -1,23 +1,28 @@
 /**
  * The Supabase entries under Deno itself: `deno check` of the three functions with the import map
  * Supabase uses (npm packages from the registry, not this repository's node_modules), and
- * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup.
+ * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup, and
+ * `send-effect` mailing a day's Effect only to a caller with its key.
  */
 import { execFile } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createPostgresExecutor } from "../_shared/drivers/postgres-executor.ts";
 import { migrate } from "../../../server/migrations.ts";
 import { createTestDatabase, testPostgresUrl } from "../../../toolkit/databases.ts";
 import { freePort } from "../../../toolkit/free-port.ts";
-import { startProcess, type StartedProcess } from "../../../toolkit/process.ts";
+import { startProcess } from "../../../toolkit/process.ts";
+import { createSmtpCapture } from "../../../toolkit/smtp-capture.ts";
+import { fixtureEdition, seedConfirmed } from "../../../server/testing/effect-fixtures.ts";
 
 jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, "../../..");
 const DENO = path.join(ROOT, "node_modules/.bin/deno");
 const FUNCTIONS = path.join(ROOT, "supabase/functions");
-const ENTRIES = ["send-confirmation", "confirm-subscription", "unsubscribe"].map((name) =>
+const ENTRIES = ["send-confirmation", "confirm-subscription", "unsubscribe", "send-effect"].map((name) =>
   path.join(FUNCTIONS, name, "index.ts"),
 );
 // Without this Deno would adopt the repository's package.json and node_modules, which Supabase does not have.
@@ -40,34 +45,14 @@ describe("the functions under Deno", () => {
   (postgresUrl ? it : it.skip)("serve send-confirmation against PostgreSQL and answer a signup", async () => {
     const database = await createTestDatabase(postgresUrl as string);
     const db = createPostgresExecutor(database.url, { max: 1 });
-    const port = await freePort();
-    let deno: StartedProcess | undefined;
+    let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
     try {
       await migrate(db);
-      deno = await startProcess(
-        DENO,
-        [
-          "run",
-          "--allow-net",
-          "--allow-env",
-          "--allow-read",
-          "--allow-sys",
-          "--config",
-          path.join(FUNCTIONS, "deno.json"),
-          ENTRIES[0],
-        ],
-        {
-          cwd: ROOT,
-          env: {
-            ...denoEnv,
-            FUNCTION_PORT: String(port),
-            DATABASE_URL: database.url,
-            SITE_URL: "https://thepurposeeffect.example",
-          },
-          ready: /Listening on/,
-          timeoutMs: 120_000,
-        },
-      );
+      deno = await serveUnderDeno(ENTRIES[0], {
+        DATABASE_URL: database.url,
+        SITE_URL: "https://thepurposeeffect.example",
+      });
+      const { port } = deno;
       const response = await fetch(`http://127.0.0.1:${port}/send-confirmation`, {
         method: "POST",
         headers: {
@@ -97,4 +82,83 @@ describe("the functions under Deno", () => {
       await database.drop();
     }
   });
+  (postgresUrl ? it : it.skip)(
+    "serve send-effect against PostgreSQL: refused without its key, with it the day's Effect goes out",
+    async () => {
+      const database = await createTestDatabase(postgresUrl as string);
+      const db = createPostgresExecutor(database.url, { max: 1 });
+      const smtp = await createSmtpCapture();
+      const site = createServer((request, response) => {
+        if (request.url === `/effects/${DATE}/mail.json`)
+          response.writeHead(200).end(JSON.stringify(fixtureEdition(DATE, siteUrl)));
+        else response.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+      const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      await migrate(db);
+      await seedConfirmed(db, 3);
+      let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
+      try {
+        deno = await serveUnderDeno(ENTRIES[3], {
+          DATABASE_URL: database.url,
+          SITE_URL: siteUrl,
+          SMTP_URL: smtp.url,
+          SEND_EFFECT_KEY: "a-long-random-key-from-the-vault",
+        });
+        const { port } = deno;
+        const call = (authorization?: string) =>
+          fetch(`http://127.0.0.1:${port}/send-effect`, {
+            method: "POST",
+            headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
+            body: JSON.stringify({ date: DATE }),
+          });
+        expect((await call()).status).toBe(401);
+        expect((await call("Bearer the-public-anon-key")).status).toBe(401);
+        expect(await db.query(`select * from effect_editions`)).toEqual([]);
+
+        const answer = await call("Bearer a-long-random-key-from-the-vault");
+        expect(answer.status).toBe(200);
+        expect(await answer.json()).toMatchObject({ status: "done", date: DATE, counts: { sent: 3 } });
+        expect((await smtp.waitForMails(3)).map((mail) => mail.subject)).toEqual(
+          Array(3).fill(fixtureEdition(DATE).subject),
+        );
+        const again = await call("Bearer a-long-random-key-from-the-vault");
+        expect(await again.json()).toMatchObject({ status: "done", thisCall: { sent: 0 } });
+        expect(smtp.mails).toHaveLength(3);
+      } finally {
+        await deno?.stop();
+        await smtp.stop();
+        await new Promise((resolve) => site.close(resolve));
+        await db.close();
+        await database.drop();
+      }
+    },
+  );
 });
+
+const DATE = "2026-11-23";
+
+/** One function entry served by Deno on a free loopback port, its log collected. */
+async function serveUnderDeno(entry: string, env: Record<string, string>) {
+  const port = await freePort();
+  const started = await startProcess(
+    DENO,
+    [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-sys",
+      "--config",
+      path.join(FUNCTIONS, "deno.json"),
+      entry,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...denoEnv, FUNCTION_PORT: String(port), ...env },
+      ready: /Listening on/,
+      timeoutMs: 120_000,
+    },
+  );
+  return { port, ...started };
+}

@@ -61,7 +61,7 @@ function readUrl(env: Env, name: string, fallback: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
-function readNumber(
+export function readNumber(
   env: Env,
   name: string,
   fallback: number,

@@ -233,7 +233,11 @@ export function createSubscriptions(db: SqlExecutor) {
     async unsubscribe(tokenHash: string, now: Date): Promise<UnsubscribeResult> {
       return db.transaction(async (tx) => {
         const [row] = await tx.query<{ id: string; status: SubscriberStatus }>(
-          `select id, status from subscribers where unsubscribe_token_hash = $1 for update`,
+          // An Effect mail carries its own token (effect_unsubscribe_tokens), the confirmation mail the subscriber's.
+          `select id, status from subscribers
+           where unsubscribe_token_hash = $1
+              or id = (select subscriber_id from effect_unsubscribe_tokens where token_hash = $1)
+           for update`,
           [tokenHash],
         );
         if (!row) return "unknown";

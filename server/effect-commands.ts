@@ -1,0 +1,193 @@
+/**
+ * The `effect` commands (preview, send, status) over an open database, as text for the operator.
+ * The same function runs in the `npm run effect` process and, when a local stack holds the PGlite
+ * folder, inside that stack (server/effect-operator.ts hands the command over).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
+import path from "node:path";
+import { type Config, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
+import { createPooledSmtpTransport } from "../supabase/functions/_shared/mail/transports/pooled-smtp.ts";
+import { checkEmail, maskAddresses, maskEmail } from "../supabase/functions/_shared/email-address.ts";
+import { createRateLimiter } from "../supabase/functions/_shared/effect-sending/delivery-decisions.ts";
+import {
+  createDeliveryStore,
+  DELIVERY_STATES,
+  type DeliveryStore,
+} from "../supabase/functions/_shared/effect-sending/delivery-store.ts";
+import { effectMail, type MailEdition } from "../supabase/functions/_shared/effect-sending/edition.ts";
+import { checkEditionDate } from "../supabase/functions/_shared/effect-sending/edition-source.ts";
+import { type EffectTransport, sendEdition } from "../supabase/functions/_shared/effect-sending/send-run.ts";
+import {
+  parseSendingConfig,
+  type SendingConfig,
+} from "../supabase/functions/_shared/effect-sending/sending-config.ts";
+import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import type { SqlExecutor } from "../supabase/functions/_shared/sql-executor.ts";
+import { newToken } from "../supabase/functions/_shared/tokens.ts";
+import { loadEdition } from "./effect-editions.ts";
+import { composeMime, createEffectOutbox, writeWhole } from "./effect-outbox.ts";
+
+export type EffectCommand =
+  | { action: "preview"; date: string }
+  | { action: "send"; date: string; to?: string; retryUnknown: boolean }
+  | { action: "status"; date: string };
+
+export interface EffectContext {
+  db: SqlExecutor;
+  config: Config;
+  sending: SendingConfig;
+  env: Env;
+  dataDir: string;
+  publicDir: string;
+  log: Logger;
+  now?: () => Date;
+  /** Finish the batch in hand and stop (SIGINT, shutdown). */
+  signal?: AbortSignal;
+  /** The process's one transport and pace, when it has them (the local stack); else made per command. */
+  shared?: { transport: EffectTransport; rate: ReturnType<typeof createRateLimiter> };
+}
+
+export class EffectUsageError extends Error {}
+
+/** The context from the environment (SITE_URL, SMTP_URL, MAIL_RATE_PER_SECOND, ...) and where the data is. */
+export function effectContext(
+  env: Env,
+  where: Pick<EffectContext, "db" | "dataDir" | "publicDir" | "log" | "signal">,
+  defaultSiteUrl?: string,
+): EffectContext {
+  return { ...where, env, config: parseConfig(env, defaultSiteUrl), sending: parseSendingConfig(env) };
+}
+
+export function parseEffectCommand(
+  positionals: string[],
+  options: { to?: string; "retry-unknown"?: boolean },
+): EffectCommand {
+  const [action, date, ...extra] = positionals;
+  if (action !== "preview" && action !== "send" && action !== "status")
+    throw new EffectUsageError(action ? `Unknown command "${action}".` : "No command given.");
+  if (extra.length > 0) throw new EffectUsageError(`Unexpected "${extra.join(" ")}".`);
+  let day: string;
+  try {
+    day = checkEditionDate(date);
+  } catch (error) {
+    throw new EffectUsageError((error as Error).message);
+  }
+  if (action !== "send" && (options.to !== undefined || options["retry-unknown"]))
+    throw new EffectUsageError(`--to and --retry-unknown are options of send, not of ${action}.`);
+  if (action === "send") {
+    if (options.to !== undefined && options["retry-unknown"])
+      throw new EffectUsageError("--to sends one test mail; it cannot be combined with --retry-unknown.");
+    return { action, date: day, to: options.to, retryUnknown: options["retry-unknown"] ?? false };
+  }
+  return { action, date: day };
+}
+
+/** This sender's name on the rows it holds, unique across hosts, processes and runs. */
+export const senderName = () => `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+
+export function createEffectTransport(
+  ctx: Pick<EffectContext, "env" | "dataDir" | "sending">,
+): EffectTransport {
+  const smtpUrl = ctx.env.SMTP_URL?.trim();
+  return smtpUrl
+    ? createPooledSmtpTransport(smtpUrl, ctx.sending.maxConnections)
+    : createEffectOutbox(path.join(ctx.dataDir, "outbox"));
+}
+
+/** The prepared edition (what its recipients get), else the published one. */
+async function editionFor(ctx: EffectContext, store: DeliveryStore, date: string): Promise<MailEdition> {
+  return (await store.edition(date)) ?? loadEdition(date, ctx.publicDir, ctx.config.siteUrl);
+}
+
+export async function statusText(store: DeliveryStore, date: string): Promise<string> {
+  const status = await store.status(date);
+  if (!status)
+    return `The Effect of ${date} is not prepared: nothing is queued (run send to prepare and send it).\n`;
+  const width = Math.max(...DELIVERY_STATES.map((state) => state.length));
+  const lines = [
+    `The Effect of ${date}: ${status.state}${status.state === "paused" ? ` after ${status.consecutiveFailures} temporary failures in a row (the next send resumes it)` : ""}`,
+    ...DELIVERY_STATES.map((state) => `${state.padEnd(width)}  ${status.counts[state]}`),
+  ];
+  if (status.lastError) lines.push(`last error: ${maskAddresses(status.lastError)}`);
+  if (status.counts.unknown > 0)
+    lines.push(
+      `${status.counts.unknown} mails were being sent when a sender stopped: they may or may not have arrived. \`send ${date} --retry-unknown\` sends them again.`,
+    );
+  return `${lines.join("\n")}\n`;
+}
+
+/** Runs one command; the result is the text to print. Errors (not published, bad address) throw. */
+export async function runEffectCommand(command: EffectCommand, ctx: EffectContext): Promise<string> {
+  const now = ctx.now ?? (() => new Date());
+  const store = createDeliveryStore(ctx.db);
+  const { date } = command;
+
+  if (command.action === "status") return statusText(store, date);
+
+  if (command.action === "preview") {
+    const edition = await editionFor(ctx, store, date);
+    // A token that is not stored: the preview shows the links' shape, they unsubscribe nobody.
+    const message = effectMail(ctx.config, edition, {
+      to: "subscriber@example.com",
+      unsubscribeToken: newToken(),
+    });
+    const dir = path.join(ctx.dataDir, "preview");
+    mkdirSync(dir, { recursive: true });
+    const eml = path.join(dir, `${date}.eml`);
+    const html = path.join(dir, `${date}.html`);
+    writeWhole(eml, await composeMime(message));
+    writeWhole(html, message.html);
+    return `Preview of the Effect of ${date} ("${edition.subject}"):\n${eml}\n${html}\n`;
+  }
+
+  const transport = ctx.shared?.transport ?? createEffectTransport(ctx);
+  try {
+    if (command.to !== undefined) {
+      const address = checkEmail(command.to);
+      if (!address.ok) throw new EffectUsageError(`--to must be an e-mail address (got "${command.to}").`);
+      const edition = await editionFor(ctx, store, date);
+      const message = effectMail(ctx.config, edition, { to: address.email, unsubscribeToken: newToken() });
+      await transport.send(message, `test-${date}`);
+      return `Test mail of the Effect of ${date} sent to ${maskEmail(address.email)} via ${transport.description}; nothing was recorded for the list.\n`;
+    }
+
+    const lines: string[] = [];
+    // Rows a sender that died (on PostgreSQL: its lease ran out) left in `sending`.
+    const stale = await store.markAbandoned(now(), false);
+    if (stale > 0) lines.push(`${stale} mails a stopped sender was sending are now unknown (not resent).`);
+    if (!(await store.edition(date))) {
+      // Not published: this throws, and nothing is queued.
+      const edition = await loadEdition(date, ctx.publicDir, ctx.config.siteUrl);
+      const prepared = await store.prepare(edition, now());
+      if (prepared.created)
+        lines.push(`Prepared the Effect of ${date} for ${prepared.recipients} confirmed subscribers.`);
+    }
+    if (await store.resume(date, now())) lines.push("Resumed the paused edition.");
+    if (command.retryUnknown) {
+      const again = await store.requeueUnknown(date, now());
+      lines.push(`${again} mails in doubt (unknown) queued again.`);
+    }
+    const report = await sendEdition(date, {
+      store,
+      transport,
+      settings: ctx.config,
+      log: ctx.log,
+      rate: ctx.shared?.rate ?? createRateLimiter(ctx.sending.ratePerSecond),
+      owner: senderName(),
+      batchSize: ctx.sending.batchSize,
+      leaseSeconds: ctx.sending.leaseSeconds,
+      policy: ctx.sending.retry,
+      now,
+      waitForRetries: true,
+      signal: ctx.signal,
+    });
+    lines.push(
+      `This run: ${report.sent} sent, ${report.failed} failed, ${report.skipped} skipped, ${report.retried} temporary failures${report.paused ? "; the edition is paused" : ""}${!report.finished && !report.paused ? "; stopped before the end" : ""}.`,
+    );
+    return `${lines.join("\n")}\n${await statusText(store, date)}`;
+  } finally {
+    if (!ctx.shared) await transport.close?.();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * How `npm run effect` reaches a running local stack on PGlite, which only one process may open:
+ * the stack listens on a Unix socket in its data folder, `$DATA_DIR/effect.sock`, and runs the
+ * command itself. A socket rather than an HTTP route: it has no port to find or to guard, it is
+ * never reachable from the network (even with HOST=0.0.0.0), and the folder's permissions decide
+ * who may use it (the socket is made owner-only).
+ */
+import { chmodSync, existsSync, rmSync } from "node:fs";
+import { createServer, request as httpRequest } from "node:http";
+import path from "node:path";
+import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
+import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import { type EffectCommand, EffectUsageError } from "./effect-commands.ts";
+
+export const operatorSocketPath = (dataDir: string) => path.join(dataDir, "effect.sock");
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export async function startOperatorSocket(
+  dataDir: string,
+  run: (command: EffectCommand, signal: AbortSignal) => Promise<string>,
+  log: Logger,
+): Promise<{ close(): Promise<void> }> {
+  const socketPath = operatorSocketPath(dataDir);
+  // Left by a stack that was killed: this process holds the folder now (the PGlite lock).
+  rmSync(socketPath, { force: true });
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      // The operator pressed Ctrl-C: the send finishes its batch and stops.
+      const cancel = new AbortController();
+      response.on("close", () => {
+        if (!response.writableFinished) cancel.abort();
+      });
+      let command: EffectCommand;
+      try {
+        command = JSON.parse(Buffer.concat(chunks).toString("utf8")) as EffectCommand;
+      } catch {
+        response.writeHead(400).end("The command is not JSON.\n");
+        return;
+      }
+      log.info(`effect ${command.action} ${command.date} (from npm run effect)`);
+      run(command, cancel.signal).then(
+        (output) => response.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(output),
+        (error: unknown) => {
+          const expected = error instanceof EffectUsageError || error instanceof EditionError;
+          if (!expected) log.error(`effect ${command.action} ${command.date}: ${errorMessage(error)}`);
+          response.writeHead(expected ? 400 : 500).end(`${errorMessage(error)}\n`);
+        },
+      );
+    });
+  });
+  // A send of a long list takes as long as it takes.
+  server.requestTimeout = 0;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => resolve());
+  });
+  chmodSync(socketPath, 0o600);
+  return {
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      rmSync(socketPath, { force: true });
+    },
+  };
+}
+
+/** Runs `command` in the stack that holds `dataDir`; null when no stack listens there. */
+export function handToStack(
+  dataDir: string,
+  command: EffectCommand,
+): Promise<{ ok: boolean; usage: boolean; output: string } | null> {
+  const socketPath = operatorSocketPath(dataDir);
+  if (!existsSync(socketPath)) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify(command);
+    const request = httpRequest(
+      { socketPath, method: "POST", path: "/", headers: { "content-type": "application/json" } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            ok: response.statusCode === 200,
+            usage: response.statusCode === 400,
+            output: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      error.code === "ECONNREFUSED" || error.code === "ENOENT" ? resolve(null) : reject(error),
+    );
+    request.end(body);
+  });
+}

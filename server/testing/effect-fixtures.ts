@@ -1,0 +1,47 @@
+/**
+ * What the Effect sender's tests and the send benchmark start from: a published mail.json of
+ * their own (not the site build's), and confirmed subscribers written straight to the database.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { MailEdition } from "../../supabase/functions/_shared/effect-sending/edition.ts";
+import type { SqlQueryable } from "../../supabase/functions/_shared/sql-executor.ts";
+import { sha256Hex } from "../../supabase/functions/_shared/tokens.ts";
+
+export function fixtureEdition(date: string, siteUrl = "https://www.thepurposeeffect.example"): MailEdition {
+  const url = `${siteUrl}/effects/${date}/`;
+  return {
+    date,
+    subject: `Effect of the Day: Small & steady <${date}>`,
+    html: `<!DOCTYPE html>\n<html lang="en"><body><h1>Small &amp; steady</h1><p>Show up for the people who count on you.</p><p><a href="${url}">Read it online</a></p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p></body></html>\n`,
+    text: `SMALL & STEADY\n\nShow up for the people who count on you.\n\nRead it online: ${url}\n\n--\nUnsubscribe: {{unsubscribe_url}}\n`,
+    url,
+  };
+}
+
+/** Writes `publicDir/effects/DATE/mail.json` as the site build publishes it. */
+export function publishEdition(publicDir: string, edition: MailEdition): string {
+  const dir = path.join(publicDir, "effects", edition.date);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "mail.json");
+  writeFileSync(file, JSON.stringify(edition));
+  return file;
+}
+
+export const readerAddress = (index: number) => `reader${index}@example.com`;
+
+/**
+ * `count` confirmed subscribers, reader1@example.com onwards. The confirmation mail's
+ * unsubscribe token of reader N is `unsubscribe-token-N` (its hash is stored), for tests that
+ * unsubscribe someone in the middle of a send.
+ */
+export async function seedConfirmed(db: SqlQueryable, count: number, from = 1): Promise<void> {
+  await db.query(
+    `insert into subscribers (email, status, confirmed_at, consent_at, unsubscribe_token_hash)
+     select 'reader' || i || '@example.com', 'confirmed', now(), now(), encode(sha256(('unsubscribe-token-' || i)::bytea), 'hex')
+     from generate_series($1::int, $2::int) as i`,
+    [from, from + count - 1],
+  );
+}
+
+export const readerUnsubscribeHash = (index: number) => sha256Hex(`unsubscribe-token-${index}`);

@@ -1,0 +1,52 @@
+/**
+ * The Deno side of `send-effect`: configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`,
+ * the pooled SMTP transport from `SMTP_URL` (required on hosted Supabase), and the key pg_cron
+ * sends from `SEND_EFFECT_KEY`. Checked by `deno check`, not `tsc`, like serve-function.ts.
+ */
+import { configWarnings, parseFunctionEnvironment } from "../config.ts";
+import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
+import { createPooledSmtpTransport } from "../mail/transports/pooled-smtp.ts";
+import { createSendEffectHandler } from "../effect-sending/send-effect-handler.ts";
+import type { EffectTransport } from "../effect-sending/send-run.ts";
+import { parseSendingConfig } from "../effect-sending/sending-config.ts";
+import { maskEmail } from "../email-address.ts";
+import { consoleLogger, maskingLogger } from "../logger.ts";
+
+export function serveSendEffect(): void {
+  const log = maskingLogger(consoleLogger);
+  const env = Deno.env.toObject();
+  const { config, smtpUrl } = parseFunctionEnvironment(env);
+  for (const warning of configWarnings(config)) log.warn(warning);
+  const sending = parseSendingConfig(env);
+  const key = env.SEND_EFFECT_KEY?.trim() || null;
+  if (!key)
+    log.error("SEND_EFFECT_KEY is not set: every call is refused (supabase secrets set SEND_EFFECT_KEY=...)");
+
+  const databaseUrl = env.SUPABASE_DB_URL || env.DATABASE_URL;
+  if (!databaseUrl)
+    throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
+  // Without SMTP_URL (a local `supabase functions serve` only) mails are logged, not sent.
+  const transport: EffectTransport = smtpUrl
+    ? createPooledSmtpTransport(smtpUrl, sending.maxConnections)
+    : {
+        description: "log (SMTP_URL is not set: mail is not sent)",
+        async send(message) {
+          log.warn(`Effect mail to ${maskEmail(message.to)} not sent (no SMTP_URL): ${message.subject}`);
+        },
+      };
+  const handler = createSendEffectHandler({
+    db: createPostgresExecutor(databaseUrl, { max: 3 }),
+    config,
+    sending,
+    transport,
+    log,
+    key,
+    // Supabase stops a call after 150 s (free plan); the next call comes a minute later.
+    secondsPerCall: Number(env.SEND_EFFECT_SECONDS) > 0 ? Number(env.SEND_EFFECT_SECONDS) : 50,
+    owner: `send-effect:${crypto.randomUUID()}`,
+  });
+
+  const port = Number(env.FUNCTION_PORT);
+  const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
+  Deno.serve(options, handler);
+}

@@ -1,0 +1,337 @@
+/**
+ * Every statement of the Effect sender, in portable SQL over `SqlExecutor` (PGlite, PostgreSQL,
+ * Supabase). An edition's recipients are fixed when it is prepared; senders claim deliveries with
+ * `for update skip locked`, so two senders never hold the same row; a row a dead sender left in
+ * `sending` becomes `unknown` and is only sent again on request.
+ */
+import { type SqlExecutor, toDate } from "../sql-executor.ts";
+import { newToken, sha256Hex } from "../tokens.ts";
+import type { MailEdition } from "./edition.ts";
+
+export const DELIVERY_STATES = ["queued", "sending", "sent", "failed", "skipped", "unknown"] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export type EditionState = "sending" | "paused";
+
+export interface ClaimedDelivery {
+  id: string;
+  recipient: string;
+  /** The raw token of this mail's unsubscribe link; only its hash is stored. */
+  unsubscribeToken: string;
+}
+
+export type DeliveryOutcome =
+  { id: string; result: "sent" } | { id: string; result: "permanent" | "temporary"; reason: string };
+
+export interface EditionStatus {
+  date: string;
+  state: EditionState;
+  counts: Record<DeliveryState, number>;
+  consecutiveFailures: number;
+  lastError: string | null;
+  preparedAt: Date | null;
+}
+
+export interface RetryPolicy {
+  baseSeconds: number;
+  maxSeconds: number;
+  /** Temporary failures in a row after which the edition pauses. */
+  pauseAfter: number;
+}
+
+/** Whether a subscriber may still get an Effect: confirmed, and not refused since it last confirmed. */
+const DELIVERABLE = `(s.status = 'confirmed' and (s.undeliverable_at is null or s.confirmed_at > s.undeliverable_at))`;
+
+export function createDeliveryStore(db: SqlExecutor) {
+  return {
+    /**
+     * Creates the edition and one delivery per deliverable confirmed subscriber, in one
+     * transaction. An edition that exists already is left as it is: its recipients were fixed
+     * when it was first prepared. Concurrent calls make one edition (the second waits on the key).
+     */
+    async prepare(edition: MailEdition, now: Date): Promise<{ created: boolean; recipients: number }> {
+      return db.transaction(async (tx) => {
+        const created = await tx.query(
+          `insert into effect_editions (edition_date, subject, html, text, url, prepared_at)
+           values ($1::date, $2, $3, $4, $5, $6::timestamptz)
+           on conflict (edition_date) do nothing
+           returning edition_date`,
+          [edition.date, edition.subject, edition.html, edition.text, edition.url, now.toISOString()],
+        );
+        if (created.length === 0) {
+          const [row] = await tx.query<{ count: number }>(
+            `select count(*)::int as count from effect_deliveries where edition_date = $1::date`,
+            [edition.date],
+          );
+          return { created: false, recipients: Number(row.count) };
+        }
+        const inserted = await tx.query(
+          `insert into effect_deliveries (edition_date, subscriber_id, recipient, next_attempt_at)
+           select $1::date, s.id, s.email, $2::timestamptz from subscribers s where ${DELIVERABLE}
+           on conflict (edition_date, subscriber_id) do nothing
+           returning id`,
+          [edition.date, now.toISOString()],
+        );
+        return { created: true, recipients: inserted.length };
+      });
+    },
+
+    /** The edition as prepared (the mail every recipient gets), or null when it is not prepared. */
+    async edition(date: string): Promise<MailEdition | null> {
+      const [row] = await db.query<{ subject: string; html: string; text: string; url: string }>(
+        `select subject, html, text, url from effect_editions where edition_date = $1::date`,
+        [date],
+      );
+      return row ? { date, subject: row.subject, html: row.html, text: row.text, url: row.url } : null;
+    },
+
+    /**
+     * Rows in `sending` whose sender is gone become `unknown`: the mail may or may not have been
+     * accepted, so it is not sent again unless the operator asks. `all`: every `sending` row is
+     * stale (PGlite, which one process holds); otherwise only those whose lease has run out.
+     */
+    async markAbandoned(now: Date, all: boolean): Promise<number> {
+      const rows = await db.query(
+        `update effect_deliveries set status = 'unknown', lease_owner = null, lease_until = null,
+           last_error = 'The sender stopped while this mail was being sent: it may or may not have gone out'
+         where status = 'sending' and ($1 or lease_until < $2::timestamptz)
+         returning id`,
+        [all, now.toISOString()],
+      );
+      return rows.length;
+    },
+
+    /** `send --retry-unknown`: the edition's unknown deliveries are queued again. */
+    async requeueUnknown(date: string, now: Date): Promise<number> {
+      const rows = await db.query(
+        `update effect_deliveries set status = 'queued', next_attempt_at = $2::timestamptz
+         where edition_date = $1::date and status = 'unknown' returning id`,
+        [date, now.toISOString()],
+      );
+      return rows.length;
+    },
+
+    /** A new run resumes a paused edition; due deliveries are tried at once. */
+    async resume(date: string, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `update effect_editions set status = 'sending', consecutive_failures = 0, paused_at = null
+         where edition_date = $1::date and status = 'paused' returning edition_date`,
+        [date],
+      );
+      if (rows.length > 0)
+        await db.query(
+          `update effect_deliveries set next_attempt_at = $2::timestamptz
+           where edition_date = $1::date and status = 'queued' and next_attempt_at > $2::timestamptz`,
+          [date, now.toISOString()],
+        );
+      return rows.length > 0;
+    },
+
+    /**
+     * Takes up to `limit` due deliveries for `owner` until `leaseUntil`, and gives each a fresh
+     * unsubscribe token. A recipient who is no longer subscribed is skipped here, in the same
+     * statement, so an unsubscribe that arrives before their turn is honoured.
+     */
+    async claim(
+      date: string,
+      owner: string,
+      now: Date,
+      leaseUntil: Date,
+      limit: number,
+    ): Promise<{ deliveries: ClaimedDelivery[]; skipped: number }> {
+      return db.transaction(async (tx) => {
+        const rows = await tx.query<{ id: string; subscriber_id: string; recipient: string; status: string }>(
+          `with picked as (
+             select d.id, ${DELIVERABLE} as wanted
+             from effect_deliveries d
+               join subscribers s on s.id = d.subscriber_id
+               join effect_editions e on e.edition_date = d.edition_date
+             where d.edition_date = $1::date and d.status = 'queued' and d.next_attempt_at <= $2::timestamptz
+               and e.status = 'sending'
+             order by d.next_attempt_at, d.id
+             limit $5
+             for update of d skip locked)
+           update effect_deliveries d set
+             status = case when picked.wanted then 'sending' else 'skipped' end,
+             attempts = d.attempts + case when picked.wanted then 1 else 0 end,
+             lease_owner = case when picked.wanted then $3 end,
+             lease_until = case when picked.wanted then $4::timestamptz end,
+             last_error = case when picked.wanted then d.last_error else 'No longer subscribed when its turn came' end
+           from picked where d.id = picked.id
+           returning d.id, d.subscriber_id, d.recipient, d.status`,
+          [date, now.toISOString(), owner, leaseUntil.toISOString(), limit],
+        );
+        const sending = rows.filter((row) => row.status === "sending");
+        const tokens = sending.map(() => newToken());
+        const hashes = await Promise.all(tokens.map((token) => sha256Hex(token)));
+        if (sending.length > 0)
+          await tx.query(
+            `insert into effect_unsubscribe_tokens (token_hash, subscriber_id, delivery_id, created_at)
+             select hash, subscriber_id, delivery_id, $4::timestamptz
+             from unnest($1::text[], $2::uuid[], $3::uuid[]) as t(hash, subscriber_id, delivery_id)`,
+            [
+              hashes,
+              sending.map((row) => row.subscriber_id),
+              sending.map((row) => row.id),
+              now.toISOString(),
+            ],
+          );
+        return {
+          deliveries: sending.map((row, index) => ({
+            id: row.id,
+            recipient: row.recipient,
+            unsubscribeToken: tokens[index],
+          })),
+          skipped: rows.length - sending.length,
+        };
+      });
+    },
+
+    /** Keeps `owner`'s rows in `sending` from being taken for a dead sender's. */
+    async renewLease(owner: string, leaseUntil: Date): Promise<void> {
+      await db.query(
+        `update effect_deliveries set lease_until = $2::timestamptz where status = 'sending' and lease_owner = $1`,
+        [owner, leaseUntil.toISOString()],
+      );
+    },
+
+    /**
+     * Records a batch's outcomes (in the order they happened) in one transaction: sent; failed for
+     * good (the address is marked so no later Effect goes to it); or queued again with backoff.
+     * Counts temporary failures in a row and pauses the edition at `policy.pauseAfter`.
+     * A row that became `unknown` meanwhile (this sender's lease ran out) is still recorded as
+     * sent: the mail did go out.
+     */
+    async complete(
+      date: string,
+      owner: string,
+      outcomes: DeliveryOutcome[],
+      now: Date,
+      policy: RetryPolicy,
+    ): Promise<{ paused: boolean }> {
+      const nowIso = now.toISOString();
+      const sent = outcomes.filter((outcome) => outcome.result === "sent").map((outcome) => outcome.id);
+      const failed = outcomes.filter(
+        (outcome): outcome is Extract<DeliveryOutcome, { reason: string }> => outcome.result === "permanent",
+      );
+      const retried = outcomes.filter(
+        (outcome): outcome is Extract<DeliveryOutcome, { reason: string }> => outcome.result === "temporary",
+      );
+      const mine = `(d.status = 'unknown' or (d.status = 'sending' and d.lease_owner = $2))`;
+      return db.transaction(async (tx) => {
+        if (sent.length > 0)
+          await tx.query(
+            `update effect_deliveries d set status = 'sent', sent_at = $3::timestamptz, lease_owner = null,
+               lease_until = null, last_error = null
+             where d.id = any($1::uuid[]) and ${mine}`,
+            [sent, owner, nowIso],
+          );
+        if (failed.length > 0) {
+          const ids = failed.map((outcome) => outcome.id);
+          await tx.query(
+            `update effect_deliveries d set status = 'failed', lease_owner = null, lease_until = null,
+               last_error = f.reason
+             from unnest($1::uuid[], $3::text[]) as f(id, reason)
+             where d.id = f.id and ${mine}`,
+            [ids, owner, failed.map((outcome) => outcome.reason.slice(0, 1000))],
+          );
+          await tx.query(
+            `update subscribers set undeliverable_at = $2::timestamptz
+             where id in (select subscriber_id from effect_deliveries where id = any($1::uuid[]))`,
+            [ids, nowIso],
+          );
+        }
+        if (retried.length > 0)
+          await tx.query(
+            `update effect_deliveries d set status = 'queued', lease_owner = null, lease_until = null,
+               last_error = f.reason,
+               next_attempt_at = $3::timestamptz
+                 + least($5::float8, $4::float8 * power(2, greatest(d.attempts - 1, 0))) * interval '1 second'
+             from unnest($1::uuid[], $6::text[]) as f(id, reason)
+             where d.id = f.id and d.status = 'sending' and d.lease_owner = $2`,
+            [
+              retried.map((outcome) => outcome.id),
+              owner,
+              nowIso,
+              policy.baseSeconds,
+              policy.maxSeconds,
+              retried.map((outcome) => outcome.reason.slice(0, 1000)),
+            ],
+          );
+        // Temporary failures since the last mail that went out; a permanent one says nothing
+        // about the server's health.
+        const lastSent = outcomes.map((outcome) => outcome.result).lastIndexOf("sent");
+        const trailing = retried.filter((outcome) => outcomes.indexOf(outcome) > lastSent);
+        const lastError = retried.at(-1)?.reason ?? null;
+        const [edition] = await tx.query<{ status: EditionState }>(
+          `update effect_editions set
+             consecutive_failures = case when $2 then 0 else consecutive_failures end + $3,
+             last_error = coalesce($4, last_error),
+             status = case when (case when $2 then 0 else consecutive_failures end + $3) >= $5 then 'paused' else status end,
+             paused_at = case when (case when $2 then 0 else consecutive_failures end + $3) >= $5 then $6::timestamptz else paused_at end
+           where edition_date = $1::date
+           returning status`,
+          [
+            date,
+            lastSent >= 0,
+            trailing.length,
+            lastError?.slice(0, 1000) ?? null,
+            policy.pauseAfter,
+            nowIso,
+          ],
+        );
+        return { paused: edition?.status === "paused" };
+      });
+    },
+
+    /** The edition's state, or null when it is not prepared. */
+    async state(date: string): Promise<EditionState | null> {
+      const [row] = await db.query<{ status: EditionState }>(
+        `select status from effect_editions where edition_date = $1::date`,
+        [date],
+      );
+      return row?.status ?? null;
+    },
+
+    /** When the edition's next queued delivery is due, or null when none is queued. */
+    async nextDueAt(date: string): Promise<Date | null> {
+      const [row] = await db.query<{ due: unknown }>(
+        `select min(next_attempt_at) as due from effect_deliveries where edition_date = $1::date and status = 'queued'`,
+        [date],
+      );
+      return toDate(row?.due);
+    },
+
+    /** Counts per state, for `status`; null when the edition is not prepared. */
+    async status(date: string): Promise<EditionStatus | null> {
+      const [edition] = await db.query<{
+        status: EditionState;
+        consecutive_failures: number;
+        last_error: string | null;
+        prepared_at: unknown;
+      }>(
+        `select status, consecutive_failures, last_error, prepared_at from effect_editions where edition_date = $1::date`,
+        [date],
+      );
+      if (!edition) return null;
+      const rows = await db.query<{ status: DeliveryState; count: number }>(
+        `select status, count(*)::int as count from effect_deliveries where edition_date = $1::date group by status`,
+        [date],
+      );
+      const counts = Object.fromEntries(DELIVERY_STATES.map((state) => [state, 0])) as Record<
+        DeliveryState,
+        number
+      >;
+      for (const row of rows) counts[row.status] = Number(row.count);
+      return {
+        date,
+        state: edition.status,
+        counts,
+        consecutiveFailures: Number(edition.consecutive_failures),
+        lastError: edition.last_error,
+        preparedAt: toDate(edition.prepared_at),
+      };
+    },
+  };
+}
+
+export type DeliveryStore = ReturnType<typeof createDeliveryStore>;

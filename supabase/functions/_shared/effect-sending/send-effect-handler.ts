@@ -1,0 +1,118 @@
+/**
+ * The `send-effect` function: called every minute by pg_cron (through pg_net) with a secret key.
+ * Each call marks rows whose sender's lease ran out as `unknown`, prepares the day's edition once
+ * SEND_AT has come in the brand's time zone (reading mail.json from SITE_URL), resumes it if it
+ * was paused, and sends batches until its time is up; the next call continues. Nobody else may
+ * call it: there is no CORS, and a request without the key is refused before anything is read.
+ */
+import type { Config } from "../config.ts";
+import { jsonResponse } from "../http.ts";
+import type { Logger } from "../logger.ts";
+import type { SqlExecutor } from "../sql-executor.ts";
+import { sha256Hex } from "../tokens.ts";
+import { createRateLimiter } from "./delivery-decisions.ts";
+import { createDeliveryStore } from "./delivery-store.ts";
+import { EditionError } from "./edition.ts";
+import { checkEditionDate, fetchEdition } from "./edition-source.ts";
+import { type EffectTransport, sendEdition } from "./send-run.ts";
+import { dueEditionDate, type SendingConfig } from "./sending-config.ts";
+
+export interface SendEffectDeps {
+  db: SqlExecutor;
+  config: Config;
+  sending: SendingConfig;
+  transport: EffectTransport;
+  log: Logger;
+  /** `SEND_EFFECT_KEY`: the bearer key pg_cron sends; null refuses every call. */
+  key: string | null;
+  /** Seconds of sending per call, within the platform's limit. */
+  secondsPerCall: number;
+  owner: string;
+  now?: () => Date;
+  fetchImpl?: typeof fetch;
+}
+
+const json = (status: number, body: unknown) => jsonResponse(status, body, new Headers());
+const refuse = (status: number, code: string, message: string) => json(status, { error: { code, message } });
+
+/** Compares hashes, so the time taken says nothing about how much of the key was right. */
+async function sameKey(given: string, key: string): Promise<boolean> {
+  const [a, b] = await Promise.all([sha256Hex(given), sha256Hex(key)]);
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createSendEffectHandler(deps: SendEffectDeps) {
+  const { db, config, sending, transport, log } = deps;
+  const now = deps.now ?? (() => new Date());
+  const store = createDeliveryStore(db);
+  // One pace for every call this instance serves.
+  const rate = createRateLimiter(sending.ratePerSecond);
+
+  return async function handle(request: Request): Promise<Response> {
+    if (request.method !== "POST") return refuse(405, "method_not_allowed", "Use POST.");
+    const authorization = request.headers.get("authorization") ?? "";
+    const given = /^Bearer (.+)$/.exec(authorization)?.[1] ?? "";
+    if (!deps.key || !given || !(await sameKey(given, deps.key)))
+      return refuse(401, "unauthorized", "This function is called by the scheduler only.");
+
+    let requested: string | undefined;
+    try {
+      const text = await request.text();
+      const body = text.trim() ? (JSON.parse(text) as { date?: unknown }) : {};
+      if (body.date !== undefined) requested = checkEditionDate(String(body.date));
+    } catch (error) {
+      return refuse(
+        400,
+        "invalid_body",
+        error instanceof EditionError ? error.message : "The body must be JSON.",
+      );
+    }
+    const started = now();
+    const date = requested ?? dueEditionDate(sending, started);
+    if (!date) return json(200, { status: "not_due", sendAt: sending.sendAt, timeZone: sending.timeZone });
+
+    try {
+      const stale = await store.markAbandoned(started, false);
+      if (stale > 0) log.warn(`send-effect: ${stale} mails of a stopped sender are now unknown`);
+      if (!(await store.edition(date))) {
+        const edition = await fetchEdition(config.siteUrl, date, deps.fetchImpl);
+        const prepared = await store.prepare(edition, now());
+        if (prepared.created)
+          log.info(`send-effect: prepared the Effect of ${date} for ${prepared.recipients} subscribers`);
+      }
+      await store.resume(date, now());
+      const report = await sendEdition(date, {
+        store,
+        transport,
+        settings: config,
+        log,
+        rate,
+        owner: deps.owner,
+        batchSize: sending.batchSize,
+        leaseSeconds: sending.leaseSeconds,
+        policy: sending.retry,
+        now,
+        deadline: new Date(started.getTime() + deps.secondsPerCall * 1000),
+        waitForRetries: false,
+      });
+      const status = await store.status(date);
+      const state = report.paused ? "paused" : report.finished ? "done" : "sending";
+      if (report.sent + report.failed + report.skipped > 0 || report.paused)
+        log.info(
+          `send-effect ${date}: ${report.sent} sent, ${report.failed} failed, ${report.skipped} skipped this call; ${state}`,
+        );
+      return json(200, { status: state, date, thisCall: report, counts: status?.counts });
+    } catch (error) {
+      if (error instanceof EditionError) {
+        log.warn(`send-effect ${date}: ${error.message}`);
+        return json(200, { status: "not_published", date });
+      }
+      log.error(`send-effect ${date}: ${errorMessage(error)}`);
+      return refuse(503, "storage_unavailable", "The send could not run; the next call tries again.");
+    }
+  };
+}

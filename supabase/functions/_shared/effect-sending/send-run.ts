@@ -1,0 +1,170 @@
+/**
+ * One sending run of an edition: claim a batch, send each mail through the transport at the one
+ * global rate, record the batch's outcomes, repeat until nothing is queued, the edition pauses,
+ * the run's time is up, or it is asked to stop. Shared by the local stack, the `effect` command
+ * and the Supabase function.
+ *
+ * What a crash costs: outcomes are recorded per batch, so a sender killed mid-batch leaves that
+ * batch in `sending`; those rows become `unknown` (never sent again unless asked), so nobody gets
+ * an Effect twice, and at most one batch per dead sender is in doubt.
+ */
+import type { MailSettings } from "../mail/confirmation-mail.ts";
+import type { MailMessage } from "../mail/mailer.ts";
+import { maskAddresses, maskEmail } from "../email-address.ts";
+import type { Logger } from "../logger.ts";
+import { classifySendError, type createRateLimiter } from "./delivery-decisions.ts";
+import type { DeliveryOutcome, DeliveryStore, RetryPolicy } from "./delivery-store.ts";
+import { effectMail } from "./edition.ts";
+
+/** Where Effect mails go: pooled SMTP, or an outbox folder. Resolves once the mail is accepted. */
+export interface EffectTransport {
+  readonly description: string;
+  send(message: MailMessage, deliveryId: string): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export interface SendRunOptions {
+  store: DeliveryStore;
+  transport: EffectTransport;
+  settings: MailSettings;
+  log: Logger;
+  rate: ReturnType<typeof createRateLimiter>;
+  /** This sender's name on the rows it holds: host, process, and a random part. */
+  owner: string;
+  batchSize: number;
+  leaseSeconds: number;
+  policy: RetryPolicy;
+  now?: () => Date;
+  /** Claim no batch after this moment (a function's time limit); the next run continues. */
+  deadline?: Date;
+  /** Wait for retries that are not due yet (a command that runs to the end) or leave them to the next run. */
+  waitForRetries: boolean;
+  /** Finish the batch in hand, then stop. */
+  signal?: AbortSignal;
+}
+
+export interface SendReport {
+  sent: number;
+  failed: number;
+  retried: number;
+  skipped: number;
+  paused: boolean;
+  /** Nothing is queued any more: every delivery is sent, failed, skipped or unknown. */
+  finished: boolean;
+}
+
+const RECORD_TRIES = 3;
+const MAX_WAIT_MS = 5_000;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done);
+  });
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export async function sendEdition(date: string, options: SendRunOptions): Promise<SendReport> {
+  const { store, transport, settings, log, rate, owner, policy, signal } = options;
+  const now = options.now ?? (() => new Date());
+  const edition = await store.edition(date);
+  if (!edition) throw new Error(`The Effect of ${date} is not prepared`);
+  const report: SendReport = { sent: 0, failed: 0, retried: 0, skipped: 0, paused: false, finished: false };
+  const timeUp = () => options.deadline !== undefined && now() >= options.deadline;
+
+  while (!signal?.aborted && !timeUp()) {
+    const at = now();
+    const { deliveries, skipped } = await store.claim(
+      date,
+      owner,
+      at,
+      new Date(at.getTime() + options.leaseSeconds * 1000),
+      options.batchSize,
+    );
+    report.skipped += skipped;
+    if (deliveries.length === 0) {
+      if (skipped > 0) continue;
+      if ((await store.state(date)) === "paused") {
+        report.paused = true;
+        break;
+      }
+      const due = await store.nextDueAt(date);
+      if (!due) {
+        report.finished = true;
+        break;
+      }
+      if (!options.waitForRetries) break;
+      await sleep(Math.min(MAX_WAIT_MS, Math.max(10, due.getTime() - now().getTime())), signal);
+      continue;
+    }
+
+    // A slow server must not let the lease run out under a live sender.
+    const renew = setInterval(
+      () => {
+        const until = new Date(now().getTime() + options.leaseSeconds * 1000);
+        store.renewLease(owner, until).catch((error: unknown) => {
+          log.warn(`effect ${date}: could not renew the lease: ${errorMessage(error)}`);
+        });
+      },
+      (options.leaseSeconds * 1000) / 3,
+    );
+    const outcomes: DeliveryOutcome[] = [];
+    try {
+      await Promise.all(
+        deliveries.map(async (delivery) => {
+          await rate.take();
+          const message = effectMail(settings, edition, {
+            to: delivery.recipient,
+            unsubscribeToken: delivery.unsubscribeToken,
+          });
+          try {
+            await transport.send(message, delivery.id);
+            outcomes.push({ id: delivery.id, result: "sent" });
+          } catch (error) {
+            const failure = classifySendError(error);
+            outcomes.push({ id: delivery.id, result: failure.kind, reason: failure.reason });
+            log.warn(
+              `effect ${date} to ${maskEmail(delivery.recipient)} ${failure.kind === "permanent" ? "refused for good" : "failed, will retry"}: ${maskAddresses(failure.reason)}`,
+            );
+          }
+        }),
+      );
+    } finally {
+      clearInterval(renew);
+    }
+    const { paused } = await record(() => store.complete(date, owner, outcomes, now(), policy));
+    for (const outcome of outcomes) {
+      if (outcome.result === "sent") report.sent += 1;
+      else if (outcome.result === "permanent") report.failed += 1;
+      else report.retried += 1;
+    }
+    if (paused) {
+      report.paused = true;
+      log.error(
+        `effect ${date}: paused after ${policy.pauseAfter} temporary failures in a row; the next run resumes it`,
+      );
+      break;
+    }
+  }
+  return report;
+}
+
+/**
+ * The mails are out: recording that must not give up at the first database error, or their rows
+ * would later be `unknown`. A few tries; then the error goes up and the rows stay in `sending`.
+ */
+async function record<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt === RECORD_TRIES) throw error;
+      await sleep(500 * attempt);
+    }
+  }
+}
