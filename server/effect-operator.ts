@@ -13,6 +13,7 @@ import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import { type EffectCommand, EffectUsageError } from "./effect-commands.ts";
 
 export const operatorSocketPath = (dataDir: string) => path.join(dataDir, "effect.sock");
+const MAX_SOCKET_PATH_BYTES = 107;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -22,6 +23,9 @@ export async function startOperatorSocket(
   log: Logger,
 ): Promise<{ close(): Promise<void> }> {
   const socketPath = operatorSocketPath(dataDir);
+  // Linux keeps 107 bytes of a socket's path and quietly listens on the truncated one.
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES)
+    throw new Error(`the path ${socketPath} is longer than a Unix socket's ${MAX_SOCKET_PATH_BYTES} bytes`);
   // Left by a stack that was killed: this process holds the folder now (the PGlite lock).
   rmSync(socketPath, { force: true });
   const server = createServer((request, response) => {
@@ -58,16 +62,21 @@ export async function startOperatorSocket(
     server.once("error", reject);
     server.listen(socketPath, () => resolve());
   });
-  chmodSync(socketPath, 0o600);
-  return {
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      rmSync(socketPath, { force: true });
-    },
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    rmSync(socketPath, { force: true });
   };
+  try {
+    chmodSync(socketPath, 0o600);
+  } catch (error) {
+    // Not left listening: an open socket would keep the process (and a test run) alive.
+    await close();
+    throw error;
+  }
+  return { close };
 }
 
 /** Runs `command` in the stack that holds `dataDir`; null when no stack listens there. */
