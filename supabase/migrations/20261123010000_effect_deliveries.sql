@@ -61,9 +61,8 @@ create index if not exists effect_unsubscribe_tokens_subscriber on effect_unsubs
 
 alter table effect_unsubscribe_tokens enable row level security;
 
--- An address the mail server refused for good (a 5xx): no later Effect goes to it, until it
--- confirms again (a confirmation after this time clears it).
-alter table subscribers add column if not exists undeliverable_at timestamptz;
+-- An address the mail server refused for good (a 5xx) has `subscribers.undeliverable_at` (added
+-- in 20261123000100): no later Effect goes to it until it confirms again, which clears it.
 
 -- As in 20261123000000_revoke_api_roles.sql: nothing for the public API roles.
 do $$

@@ -2,6 +2,7 @@
  * The sender's decisions, pure so they are tested without a server: what an SMTP error means for
  * a delivery, and when to try again.
  */
+import { smtpFailureKind } from "../smtp-failure.ts";
 
 export type SendFailure =
   /** The server refused this recipient for good (a 5xx to RCPT TO or DATA): fail it now, mark the address. */
@@ -9,26 +10,14 @@ export type SendFailure =
   /** A 4xx, a connection failure, a timeout, or a 5xx that is about us rather than the recipient. */
   | { kind: "temporary"; reason: string };
 
-interface SmtpErrorShape {
-  message?: unknown;
-  responseCode?: unknown;
-  command?: unknown;
-}
-
 /**
- * nodemailer puts the server's reply code in `responseCode` and the command it answered in
- * `command`. A 5xx to AUTH or MAIL FROM says our account or sender address is wrong, not the
- * recipient's, so it is temporary: it pauses the edition (every delivery fails alike) instead of
- * marking the whole list undeliverable.
+ * What an SMTP error means for a delivery: the rule every sender shares (`smtp-failure.ts`: a 5xx
+ * to RCPT TO or DATA is permanent; a 5xx to AUTH or MAIL FROM is about our account, so temporary,
+ * and pauses the edition instead of marking the whole list), with the error's text as the reason.
  */
 export function classifySendError(error: unknown): SendFailure {
-  const shape = (typeof error === "object" && error !== null ? error : {}) as SmtpErrorShape;
-  const reason = typeof shape.message === "string" ? shape.message : String(error);
-  const code = typeof shape.responseCode === "number" ? shape.responseCode : 0;
-  const command = typeof shape.command === "string" ? shape.command.toUpperCase() : "";
-  const aboutUs = command.startsWith("AUTH") || command.startsWith("MAIL FROM") || command === "CONN";
-  if (code >= 500 && code < 600 && !aboutUs) return { kind: "permanent", reason };
-  return { kind: "temporary", reason };
+  const reason = error instanceof Error ? error.message : String(error);
+  return { kind: smtpFailureKind(error), reason };
 }
 
 /**
