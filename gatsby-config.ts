@@ -2,6 +2,7 @@ import path from "path";
 import type { GatsbyConfig } from "gatsby";
 import { readBrand } from "./src/content/read-brand";
 import { typeNameForFile } from "./src/content/schema";
+import { SIGNUP_RESULT_PAGES } from "./supabase/functions/_shared/signup-result-pages";
 
 // The manifest is configured before GraphQL exists, so it reads the brand file directly;
 // everything on the pages comes through GraphQL. Gatsby can swallow an error thrown while it
@@ -64,7 +65,8 @@ const config: GatsbyConfig = {
     },
     {
       resolve: "gatsby-plugin-sitemap",
-      options: { excludes: ["/404/", "/404.html", "/dev-404-page/"] },
+      // The signup result pages only make sense as the answer to a form post.
+      options: { excludes: ["/404/", "/404.html", "/dev-404-page/", ...Object.values(SIGNUP_RESULT_PAGES)] },
     },
   ],
 };

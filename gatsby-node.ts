@@ -17,6 +17,7 @@ import {
 } from "./src/effects/effects";
 import { writeEffectFiles } from "./src/effects/effect-files";
 import { archivePages, effectPages } from "./src/effects/publication";
+import { SIGNUP_RESULT_PAGES, type SignupResult } from "./supabase/functions/_shared/signup-result-pages";
 
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the
 // build with its name, not render `null` (https://www.gatsbyjs.com/docs/reference/graphql-data-layer/schema-customization/).
@@ -126,9 +127,17 @@ function readPublication(reporter: Reporter): Publication | null {
   return publication;
 }
 
-// One page per published Effect and the archive; pre-rendered like the landing page. The pages
-// get the finished HTML, so no Markdown code reaches the browser.
+// One page per published Effect and the archive, pre-rendered like the landing page (the pages get
+// the finished HTML, so no Markdown code reaches the browser), and the signup's result pages.
 export const createPages: GatsbyNode["createPages"] = ({ actions, reporter }) => {
+  // Where send-confirmation sends a signup posted without JavaScript.
+  for (const [result, pagePath] of Object.entries(SIGNUP_RESULT_PAGES)) {
+    actions.createPage({
+      path: pagePath,
+      component: path.resolve("src/templates/signup-result.tsx"),
+      context: { result: result as SignupResult },
+    });
+  }
   const found = readPublication(reporter);
   if (!found) return;
   const { siteUrl, timeZone } = readBrand();

@@ -1,5 +1,6 @@
 import type { GatsbySSR } from "gatsby";
 import antonLatin from "@fontsource/anton/files/anton-latin-400-normal.woff2";
+import { deferScripts } from "./src/loading/defer-scripts";
 import "./src/styles/global.css";
 
 // The display font starts downloading with the HTML, so it is usually there before the first
@@ -13,4 +14,12 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHtmlAttributes, set
       <link key={href} rel="preload" href={href} as="font" type="font/woff2" crossOrigin="anonymous" />
     )),
   );
+};
+
+// The scripts wait for the visitor's first interaction (src/loading/script-starter.ts).
+export const onPreRenderHTML: GatsbySSR["onPreRenderHTML"] = ({
+  getPostBodyComponents,
+  replacePostBodyComponents,
+}) => {
+  replacePostBodyComponents(deferScripts(getPostBodyComponents()));
 };

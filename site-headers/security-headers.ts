@@ -49,7 +49,7 @@ export function siteConnectOrigins(env: Record<string, string | undefined>): str
 
 export interface SecurityOptions {
   publicDir: string;
-  /** Extra origins the page may call, e.g. the Supabase project of `GATSBY_SUPABASE_URL`. */
+  /** Extra origins the page may call and post its signup form to: the Supabase project of `GATSBY_SUPABASE_URL`. */
   connectOrigins?: string[];
 }
 
@@ -67,7 +67,8 @@ export function contentSecurityPolicy(options: SecurityOptions): string {
     "object-src 'none'",
     "frame-ancestors 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // The signup card posts to send-confirmation, on Supabase another origin, without JavaScript.
+    `form-action ${connect.join(" ")}`,
   ].join("; ");
 }
 

@@ -31,10 +31,12 @@ export const VIEWPORTS = {
 } as const;
 
 /**
- * Waits until React has taken over the pre-rendered HTML: a click before that does nothing, which a
- * person (slower than a test) never meets.
+ * Moves the mouse, which starts the page's scripts as a visitor's first interaction does
+ * (src/loading/script-starter.ts), and waits until React has taken over the pre-rendered HTML.
  */
 export async function untilHydrated(page: Page): Promise<void> {
+  await page.mouse.move(1, 1);
+  await page.mouse.move(2, 2);
   await page.waitForFunction(
     () => {
       const root = document.getElementById("gatsby-focus-wrapper");

@@ -17,12 +17,28 @@ export interface Visit {
   functionCalls: (name: string) => Request[];
 }
 
+export interface VisitOptions {
+  /** False: a browser with JavaScript switched off. */
+  javaScript?: boolean;
+  /**
+   * True (the default): wait until the page's scripts have run, after a first mouse move starts
+   * them. False: hand the page over as it stands after the navigation, scripts not yet started.
+   */
+  untilHydrated?: boolean;
+  /** Runs on the new context before the navigation, e.g. to hold back some requests. */
+  prepare?: (context: BrowserContext) => Promise<void>;
+}
+
 export interface Site {
   readonly url: string;
   readonly stack: Stack;
   readonly browser: Browser;
   /** Opens `path` of the site in a fresh browser context at the given width. */
-  visit: (path?: string, viewport?: { width: number; height: number }) => Promise<Visit>;
+  visit: (
+    path?: string,
+    viewport?: { width: number; height: number },
+    options?: VisitOptions,
+  ) => Promise<Visit>;
 }
 
 let addressCount = 0;
@@ -72,21 +88,23 @@ export function useSite(env: Record<string, string> = {}): Site {
     get browser() {
       return required(browser, "Chromium");
     },
-    async visit(path = "/", viewport = VIEWPORTS.desktop) {
+    async visit(path = "/", viewport = VIEWPORTS.desktop, options = {}) {
       const origin = required(stack, "The local stack").url;
-      const context = await required(browser, "Chromium").newContext({ viewport });
+      const javaScriptEnabled = options.javaScript ?? true;
+      const context = await required(browser, "Chromium").newContext({ viewport, javaScriptEnabled });
       contexts.push(context);
       await context.route(
         (url) => url.origin !== origin,
         (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>elsewhere</title>" }),
       );
+      await options.prepare?.(context);
       const page = await context.newPage();
       const consoleMessages: ConsoleMessage[] = [];
       page.on("console", (message) => consoleMessages.push(message));
       const requests: Request[] = [];
       page.on("request", (request) => requests.push(request));
       const response = await page.goto(new URL(path, origin).href);
-      await untilHydrated(page);
+      if (javaScriptEnabled && (options.untilHydrated ?? true)) await untilHydrated(page);
       return {
         page,
         context,

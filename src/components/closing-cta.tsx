@@ -1,6 +1,6 @@
 import { graphql } from "gatsby";
 import type { Landing } from "../content/schema";
-import { useSignupDialog } from "../newsletter/use-newsletter";
+import { SignupTrigger } from "../newsletter/signup-trigger";
 import { ExternalLink } from "./external-link";
 
 interface ClosingCtaProps {
@@ -10,7 +10,6 @@ interface ClosingCtaProps {
 
 /** The last call to action. "Sign Up" and "Listen Now" open the signup dialog, as the spec asks. */
 export function ClosingCta({ closing, urls }: ClosingCtaProps) {
-  const { openDialog } = useSignupDialog();
   return (
     <section aria-labelledby="closing-title" className="bg-ember px-5 py-16 text-ink sm:px-8 sm:py-24">
       <div className="mx-auto max-w-4xl text-center">
@@ -30,15 +29,15 @@ export function ClosingCta({ closing, urls }: ClosingCtaProps) {
           </ExternalLink>
         </div>
         <div className="mt-4 flex flex-wrap justify-center gap-3">
-          <button type="button" className="btn-dark" onClick={openDialog}>
+          <SignupTrigger name="sign-up" className="btn-dark">
             {closing.signUpLabel}
-          </button>
+          </SignupTrigger>
           <ExternalLink href={urls.video} className="btn-dark">
             {closing.watchLabel}
           </ExternalLink>
-          <button type="button" className="btn-dark" onClick={openDialog}>
+          <SignupTrigger name="listen" className="btn-dark">
             {closing.listenLabel}
-          </button>
+          </SignupTrigger>
         </div>
       </div>
     </section>

@@ -2,7 +2,7 @@ import { graphql } from "gatsby";
 import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type { Brand } from "../content/schema";
 import { HeroPicture } from "./hero-picture";
-import { useSignupDialog } from "../newsletter/use-newsletter";
+import { SignupTrigger } from "../newsletter/signup-trigger";
 
 interface HeroProps {
   brand: Brand;
@@ -11,7 +11,6 @@ interface HeroProps {
 }
 
 export function Hero({ brand, image }: HeroProps) {
-  const { openDialog } = useSignupDialog();
   const { hero, author } = brand;
   return (
     <header className="relative overflow-hidden bg-ink text-cream">
@@ -26,9 +25,9 @@ export function Hero({ brand, image }: HeroProps) {
           </p>
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-cream/90">{hero.intro}</p>
           <p className="mt-4 text-sm italic text-cream/75">{author.credit}</p>
-          <button type="button" className="btn-primary mt-8 text-lg" onClick={openDialog}>
+          <SignupTrigger name="hero" className="btn-primary mt-8 text-lg">
             {hero.joinLabel}
-          </button>
+          </SignupTrigger>
         </div>
         <HeroPicture image={image} alt={hero.imageAlt} className="rounded-3xl shadow-2xl shadow-black/40" />
       </div>

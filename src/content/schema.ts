@@ -128,6 +128,15 @@ const newsletterFields = {
     invalidTitle: "text",
     invalidText: "text",
   },
+  // The pages a signup without JavaScript lands on; the welcome and failure pages show the notices' texts.
+  formResults: {
+    homeLabel: "text",
+    retryLabel: "text",
+    rateLimitedTitle: "text",
+    rateLimitedText: "text",
+    invalidTitle: "text",
+    invalidText: "text",
+  },
 } as const satisfies ObjectSpec;
 
 const notFoundFields = {

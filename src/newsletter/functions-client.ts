@@ -11,6 +11,13 @@ const LOCAL_ANON_KEY = "local-anon-key";
 export const backendUrl = (): string => process.env.GATSBY_SUPABASE_URL || window.location.origin;
 const anonKey = (): string => process.env.GATSBY_SUPABASE_ANON_KEY || LOCAL_ANON_KEY;
 
+/**
+ * A function's address for the pre-rendered signup form's `action`, known at build time: the
+ * Supabase project's, or this site's own `/functions/v1/` on the local stack.
+ */
+export const functionAddress = (name: string): string =>
+  `${(process.env.GATSBY_SUPABASE_URL || "").replace(/\/+$/, "")}/functions/v1/${name}`;
+
 let client: Promise<SupabaseClient> | undefined;
 
 function getClient(): Promise<SupabaseClient> {

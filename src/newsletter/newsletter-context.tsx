@@ -1,8 +1,18 @@
 import { graphql } from "gatsby";
-import React, { lazy, Suspense, useCallback, useMemo, useState, useSyncExternalStore } from "react";
+import React, {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import type { Newsletter } from "../content/schema";
+import { SIGNUP_WANTED } from "../loading/starter-names";
 import { SignupDialog } from "./signup-dialog";
 import { readSubscriptionLink } from "./subscription-link";
+import { useHydrated } from "./use-hydrated";
 import { NewsletterContext } from "./use-newsletter";
 
 // Only visitors who arrive from a link in the e-mail need this dialog: it is downloaded for them alone.
@@ -33,6 +43,11 @@ export function NewsletterProvider({ texts, brandName, children }: NewsletterPro
   );
   const openDialog = useCallback(() => setDialogOpen(true), []);
   const closeDialog = useCallback(() => setDialogOpen(false), []);
+  // After the render that turned the triggers into buttons.
+  const hydrated = useHydrated();
+  useEffect(() => {
+    if (hydrated) openRememberedClick(openDialog);
+  }, [hydrated, openDialog]);
   const value = useMemo(() => ({ texts, brandName, openDialog }), [texts, brandName, openDialog]);
   return (
     <NewsletterContext.Provider value={value}>
@@ -45,6 +60,19 @@ export function NewsletterProvider({ texts, brandName, children }: NewsletterPro
       ) : null}
     </NewsletterContext.Provider>
   );
+}
+
+/**
+ * A click on a signup trigger made before the scripts arrived (script-starter.ts) opens the dialog
+ * now. The trigger, a button by now, takes focus first, so closing the dialog returns focus to it.
+ */
+function openRememberedClick(openDialog: () => void): void {
+  const globals = window as unknown as Record<string, string | undefined>;
+  const wanted = globals[SIGNUP_WANTED];
+  if (wanted === undefined) return;
+  delete globals[SIGNUP_WANTED];
+  document.querySelector<HTMLElement>(`button[data-signup-trigger="${CSS.escape(wanted)}"]`)?.focus();
+  openDialog();
 }
 
 export const query = graphql`

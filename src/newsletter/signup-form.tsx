@@ -1,4 +1,5 @@
 import React, { useId, useState } from "react";
+import { functionAddress } from "./functions-client";
 import { useNewsletterTexts } from "./use-newsletter";
 import type { Signup } from "./use-signup";
 
@@ -14,7 +15,11 @@ interface SignupFormProps {
   layout: "stacked" | "inline";
 }
 
-/** The one e-mail field and its button, shared by the dialog and the inline card. */
+/**
+ * The one e-mail field and its button, shared by the dialog and the inline card. It is a real form
+ * posting to `send-confirmation`, so it works before the scripts run and without JavaScript (the
+ * function answers with a page of the site); once React runs, the submit is sent as JSON instead.
+ */
 export function SignupForm(props: SignupFormProps) {
   const { label, placeholder, signup, required, onSubscribed, inputRef, layout } = props;
   const { texts } = useNewsletterTexts();
@@ -33,6 +38,8 @@ export function SignupForm(props: SignupFormProps) {
 
   return (
     <form
+      action={functionAddress("send-confirmation")}
+      method="post"
       onSubmit={onSubmit}
       className={layout === "inline" ? "flex flex-col gap-3 sm:flex-row" : "flex flex-col gap-3"}
     >

@@ -1,0 +1,102 @@
+/**
+ * Gatsby's scripts wait for the visitor (src/loading/script-starter.ts): nothing is fetched while
+ * the page paints, the first interaction starts them, a mail link starts them at once, and a click
+ * on a signup trigger made before they arrive still ends with the dialog open.
+ */
+import type { BrowserContext, Request } from "playwright-core";
+import { gone, isFocused, visible } from "./support/expect";
+import { describeInBrowser, useSite } from "./support/site";
+import { SPEC } from "../toolkit/texts";
+import { untilHydrated } from "../toolkit/browser";
+
+/** Gatsby's own bundles: the runtime, React, the app, the page's code. */
+const GATSBY_BUNDLE = /\/(webpack-runtime|framework|app|component---[^/]+)-[0-9a-f]+\.js$/;
+
+/** Holds every Gatsby bundle until `release` is called, as a slow connection would. */
+async function holdBundles(context: BrowserContext): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await context.route(GATSBY_BUNDLE, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+describeInBrowser("the page's scripts", () => {
+  const site = useSite();
+
+  it("are not fetched until the visitor interacts, and the first mouse move starts them", async () => {
+    const bundles: Request[] = [];
+    const { page } = await site.visit("/", undefined, {
+      untilHydrated: false,
+      prepare: async (context) => {
+        context.on("request", (request) => {
+          if (GATSBY_BUNDLE.test(new URL(request.url()).pathname)) bundles.push(request);
+        });
+      },
+    });
+    await page.waitForLoadState("load");
+    await page.waitForTimeout(1_000);
+    expect(bundles).toEqual([]);
+    // Before the scripts, the triggers lead to the card.
+    expect(await page.getByRole("link", { name: SPEC.joinTheMovement }).getAttribute("href")).toBe(
+      "#newsletter",
+    );
+
+    await untilHydrated(page);
+    expect(bundles.length).toBeGreaterThanOrEqual(3);
+    expect(await page.getByRole("button", { name: SPEC.joinTheMovement }).count()).toBe(1);
+  });
+
+  it("start at once for a visitor who arrives from a mail link", async () => {
+    const { page } = await site.visit("/?unsubscribe=not-a-real-token", undefined, { untilHydrated: false });
+    // No interaction: the link's screen appears by itself.
+    await visible(page.getByRole("dialog"), 15_000);
+  });
+
+  it("a click on Join the Movement before they arrive shows it is working, then opens the dialog", async () => {
+    let release!: () => void;
+    const { page } = await site.visit("/", undefined, {
+      untilHydrated: false,
+      prepare: async (context) => {
+        release = await holdBundles(context);
+      },
+    });
+    const trigger = page.getByRole("link", { name: SPEC.joinTheMovement });
+    await trigger.click();
+    expect(await trigger.getAttribute("aria-busy")).toBe("true");
+    // The click did not jump to the card: the visitor asked for the dialog.
+    expect(new URL(page.url()).hash).toBe("");
+    release();
+
+    const dialog = await visible(page.getByRole("dialog", { name: SPEC.joinTheMovement }), 15_000);
+    expect(await isFocused(dialog.getByRole("textbox"))).toBe(true);
+    await page.keyboard.press("Escape");
+    await gone(dialog);
+    // Focus returns to the trigger, a button by now.
+    expect(await isFocused(page.getByRole("button", { name: SPEC.joinTheMovement }))).toBe(true);
+  });
+
+  it("a click on Sign Up when the scripts cannot load leads to the card instead", async () => {
+    const { page } = await site.visit("/", undefined, {
+      untilHydrated: false,
+      prepare: async (context) => {
+        await context.route(GATSBY_BUNDLE, (route) => route.abort("blockedbyclient"));
+      },
+    });
+    await page.getByRole("link", { name: SPEC.signUp }).click();
+    await page.waitForURL(`${site.url}/#newsletter`);
+    // Smooth scrolling takes a moment; the card ends up in the window.
+    await page.waitForFunction(() => {
+      const top = document.getElementById("newsletter")?.getBoundingClientRect().top ?? NaN;
+      return top >= -1 && top < window.innerHeight / 2;
+    });
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    // Later clicks are plain links.
+    await page.getByRole("link", { name: SPEC.listenNow }).click();
+    expect(await page.getByRole("link", { name: SPEC.listenNow }).getAttribute("aria-busy")).toBeNull();
+  });
+});

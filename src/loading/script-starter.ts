@@ -1,0 +1,80 @@
+/**
+ * Gatsby's scripts wait for the visitor. The pre-rendered HTML already shows everything on the
+ * first screen, so React and Gatsby's runtime (about 75 KB gzipped) are not fetched while the page
+ * paints: `gatsby-ssr.tsx` puts Gatsby's script elements inside an inert
+ * `<template id="gatsby-scripts">` and adds STARTER_SCRIPT, which copies them into the document
+ *  - on the visitor's first interaction (pointer, key, touch, wheel, scroll, mouse move), or
+ *  - at once when the address carries a mail link (`?confirm=`, `?unsubscribe=`): that screen
+ *    exists only with them.
+ * Chosen by measurement (bench/RESULTS.md): starting them when the browser is idle after `load`
+ * still puts their evaluation inside the window Lighthouse counts as blocking time.
+ *
+ * A click on a signup trigger (`<a data-signup-trigger href="#newsletter">`, see
+ * signup-trigger.tsx) made before React has taken over is remembered in SIGNUP_WANTED and the
+ * trigger shows it is working (`aria-busy`); NewsletterProvider opens the dialog when it mounts.
+ * If the scripts fail to load, or take longer than TRIGGER_FALLBACK_MS, the link does what it
+ * does without JavaScript: it leads to the inline card. Without JavaScript none of this runs and
+ * every trigger is a plain link to the card.
+ *
+ * Plain ES5 in a string: it runs before any bundle, in every browser, and its exact text is
+ * hashed into the Content-Security-Policy (site-headers/security-headers.ts).
+ */
+import { SCRIPTS_TEMPLATE_ID, SIGNUP_WANTED } from "./starter-names";
+
+/** How long a remembered click waits for the scripts before the link leads to the card instead. */
+export const TRIGGER_FALLBACK_MS = 10_000;
+
+/** The events that count as the visitor's first interaction. */
+export const START_EVENTS = ["pointerdown", "keydown", "touchstart", "wheel", "scroll", "mousemove"] as const;
+
+export const STARTER_SCRIPT = `(function () {
+  var w = window, d = document, started = false, failed = false;
+  var events = ${JSON.stringify(START_EVENTS)};
+  var listen = { capture: true, passive: true };
+  function toCard(trigger) {
+    trigger.removeAttribute("aria-busy");
+    var card = d.getElementById(trigger.getAttribute("href").slice(1));
+    if (card) card.scrollIntoView();
+    if (w.history && history.replaceState) history.replaceState(history.state, "", trigger.getAttribute("href"));
+  }
+  function fail() {
+    failed = true;
+    var wanted = w.${SIGNUP_WANTED};
+    delete w.${SIGNUP_WANTED};
+    var trigger = wanted && d.querySelector('a[data-signup-trigger="' + wanted + '"]');
+    if (trigger) toCard(trigger);
+  }
+  function start() {
+    if (started) return;
+    started = true;
+    for (var i = 0; i < events.length; i++) w.removeEventListener(events[i], start, listen);
+    var template = d.getElementById("${SCRIPTS_TEMPLATE_ID}");
+    if (!template || !template.content) return;
+    var scripts = template.content.querySelectorAll("script");
+    for (var j = 0; j < scripts.length; j++) {
+      var old = scripts[j], copy = d.createElement("script");
+      if (old.id) copy.id = old.id;
+      if (old.hasAttribute("src")) {
+        copy.src = old.getAttribute("src");
+        copy.async = true;
+        copy.onerror = fail;
+      } else {
+        copy.text = old.text;
+      }
+      d.body.appendChild(copy);
+    }
+  }
+  d.addEventListener("click", function (event) {
+    var trigger = event.target && event.target.closest && event.target.closest("a[data-signup-trigger]");
+    if (!trigger || failed) return;
+    event.preventDefault();
+    w.${SIGNUP_WANTED} = trigger.getAttribute("data-signup-trigger");
+    trigger.setAttribute("aria-busy", "true");
+    start();
+    setTimeout(function () {
+      if (w.${SIGNUP_WANTED}) fail();
+    }, ${TRIGGER_FALLBACK_MS});
+  }, true);
+  if (/[?&](confirm|unsubscribe)=/.test(location.search)) start();
+  else for (var k = 0; k < events.length; k++) w.addEventListener(events[k], start, listen);
+})();`;
