@@ -28,3 +28,42 @@ describeInBrowser("a visitor using only the keyboard", () => {
     await dialog.waitFor({ state: "detached" });
   });
 });
+
+describeInBrowser("a keyboard visitor who arrives before the scripts", () => {
+  const site = useSite();
+
+  it("tabs to Join the Movement (the first key starts the scripts), presses Enter, and subscribes in the dialog", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { page } = await site.visit("/", undefined, {
+      untilHydrated: false,
+      // A slow connection: React arrives only after the visitor has pressed Enter.
+      prepare: (context) =>
+        context.route(/\/framework-[0-9a-f]+\.js$/, async (route) => {
+          await released;
+          await route.continue();
+        }),
+    });
+    const join = page.getByRole("link", { name: SPEC.joinTheMovement });
+    let presses = 0;
+    while (!(await isFocused(join))) {
+      if (++presses > 5) throw new Error(`"${SPEC.joinTheMovement}" not reached after 5 presses of Tab`);
+      await page.keyboard.press("Tab");
+    }
+    await page.keyboard.press("Enter");
+    expect(await join.getAttribute("aria-busy")).toBe("true");
+    release();
+
+    const dialog = await visible(page.getByRole("dialog", { name: SPEC.joinTheMovement }), 15_000);
+    expect(await isFocused(dialog.getByRole("textbox", { name: content.newsletter.dialog.emailLabel }))).toBe(
+      true,
+    );
+    await page.keyboard.type(uniqueAddress("keyboard-early"));
+    await page.keyboard.press("Enter");
+    await visible(notice(page, "success", SPEC.dialogSuccessTitle));
+    await dialog.waitFor({ state: "detached" });
+    expect(await isFocused(page.getByRole("button", { name: SPEC.joinTheMovement }))).toBe(true);
+  });
+});

@@ -7,6 +7,7 @@ import { scrollToBottom } from "../toolkit/first-visit";
 import { openSignupDialog } from "./support/newsletter";
 import { publishedFixtures } from "./support/effects";
 import { describeInBrowser, useSite } from "./support/site";
+import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/signup-result-pages";
 
 /** Pictures for people to look at (ignored by git); the tests only check they were written. */
 const DIR = path.join(__dirname, "screenshots");
@@ -49,6 +50,17 @@ describeInBrowser("screenshots", () => {
     it(`pictures an Effect's page at ${width} px`, async () => {
       const { page } = await site.visit(`/effects/${publishedFixtures[5].date}/`, viewport);
       await picture(page, `effect-${width}`, true);
+    });
+
+    it(`pictures the landing page without JavaScript at ${width} px`, async () => {
+      // The first screen a visitor sees before the scripts start, and the whole page without them.
+      const { page } = await site.visit("/", viewport, { javaScript: false });
+      await picture(page, `landing-no-js-${width}`, true);
+    });
+
+    it(`pictures the welcome page a signup without JavaScript lands on at ${width} px`, async () => {
+      const { page } = await site.visit(SIGNUP_RESULT_PAGES.subscribed, viewport, { javaScript: false });
+      await picture(page, `signup-welcome-${width}`, true);
     });
 
     it(`pictures the 404 page at ${width} px`, async () => {

@@ -26,7 +26,7 @@ export interface VisitOptions {
    */
   untilHydrated?: boolean;
   /** Runs on the new context before the navigation, e.g. to hold back some requests. */
-  prepare?: (context: BrowserContext) => Promise<void>;
+  prepare?: (context: BrowserContext) => Promise<unknown>;
 }
 
 export interface Site {
