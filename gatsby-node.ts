@@ -32,11 +32,25 @@ export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] 
 //   run size); with no shared chunk, each page's script carries its own copy.
 // - No source maps: the site's own code is not published as readable source, and visitors never
 //   download the maps anyway.
-export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({ stage, getConfig, actions }) => {
+// - Gatsby's internal Partytown plugin is replaced by an empty module (src/loading/no-partytown.ts):
+//   its browser hook is a no-op in production, yet it pulled `gatsby-script` (about 5 KB gzipped)
+//   into the app bundle. The site has no `<Script>`; a page that adds one must remove this line.
+export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({
+  stage,
+  getConfig,
+  actions,
+  plugins,
+}) => {
   if (stage !== "build-javascript") return;
   const config = getConfig();
   config.optimization.splitChunks.cacheGroups.shared = false;
   config.devtool = false;
+  config.plugins.push(
+    plugins.normalModuleReplacement(
+      /internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/,
+      path.resolve("src/loading/no-partytown.ts"),
+    ),
+  );
   actions.replaceWebpackConfig(config);
 };
 
