@@ -6,6 +6,7 @@ import { openSignupDialog, subscribeInline } from "./support/newsletter";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
 import { SPEC } from "../toolkit/texts";
 import { publishedFixtures } from "./support/effects";
+import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/signup-result-pages";
 
 /** axe-core's findings, one line per failing element, so a failure says what to fix. */
 async function violations(page: Page): Promise<string[]> {
@@ -25,6 +26,19 @@ describeInBrowser("accessibility", () => {
     it("finds no violations on the landing page", async () => {
       const { page } = await site.visit("/", viewport);
       expect(await violations(page)).toEqual([]);
+    });
+
+    it("finds no violations on the landing page before its scripts run (as without JavaScript)", async () => {
+      const { page } = await site.visit("/", viewport, { untilHydrated: false });
+      expect(await page.getByRole("link", { name: SPEC.joinTheMovement }).count()).toBe(1);
+      expect(await violations(page)).toEqual([]);
+    });
+
+    it("finds no violations on the pages a signup without JavaScript lands on", async () => {
+      for (const pagePath of Object.values(SIGNUP_RESULT_PAGES)) {
+        const { page } = await site.visit(pagePath, viewport, { untilHydrated: false });
+        expect(await violations(page)).toEqual([]);
+      }
     });
 
     it("finds no violations with the signup dialog open", async () => {
