@@ -51,6 +51,35 @@ describeInBrowser("the page's scripts", () => {
     expect(await page.getByRole("button", { name: SPEC.joinTheMovement }).count()).toBe(1);
   });
 
+  it("an interaction while the hero picture is still loading waits for the page to load", async () => {
+    const context = await site.browser.newContext();
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await context.route(/\/hero\.(avif|webp|jpg)$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      const bundles: string[] = [];
+      context.on("request", (request) => {
+        if (GATSBY_BUNDLE.test(new URL(request.url()).pathname)) bundles.push(request.url());
+      });
+      const page = await context.newPage();
+      await page.goto(`${site.url}/`, { waitUntil: "domcontentloaded" });
+      await page.mouse.move(5, 5);
+      await page.mouse.wheel(0, 200);
+      await page.waitForTimeout(500);
+      expect(bundles).toEqual([]);
+      release();
+      await untilHydrated(page);
+      expect(bundles.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("start at once for a visitor who arrives from a mail link", async () => {
     const { page } = await site.visit("/?unsubscribe=not-a-real-token", undefined, { untilHydrated: false });
     // No interaction: the link's screen appears by itself.

@@ -3,7 +3,9 @@
  * first screen, so React and Gatsby's runtime (about 75 KB gzipped) are not fetched while the page
  * paints: `gatsby-ssr.tsx` puts Gatsby's script elements inside an inert
  * `<template id="gatsby-scripts">` and adds STARTER_SCRIPT, which copies them into the document
- *  - on the visitor's first interaction (pointer, key, touch, wheel, scroll, mouse move), or
+ *  - on the visitor's first interaction (pointer, key, touch, wheel, scroll, mouse move), once
+ *    the page has loaded (its largest element, the hero picture, is painted by then), or
+ *  - at once on a click on a signup trigger (below), or
  *  - at once when the address carries a mail link (`?confirm=`, `?unsubscribe=`): that screen
  *    exists only with them.
  * Chosen by measurement (bench/RESULTS.md): starting them when the browser is idle after `load`
@@ -47,7 +49,7 @@ export const STARTER_SCRIPT = `(function () {
   function start() {
     if (started) return;
     started = true;
-    for (var i = 0; i < events.length; i++) w.removeEventListener(events[i], start, listen);
+    for (var i = 0; i < events.length; i++) w.removeEventListener(events[i], interacted, listen);
     var template = d.getElementById("${SCRIPTS_TEMPLATE_ID}");
     if (!template || !template.content) return;
     var scripts = template.content.querySelectorAll("script");
@@ -75,6 +77,12 @@ export const STARTER_SCRIPT = `(function () {
       if (w.${SIGNUP_WANTED}) fail();
     }, ${TRIGGER_FALLBACK_MS});
   }, true);
+  // An interaction before the page has loaded (its hero picture painted) waits for \`load\`, so
+  // the scripts never compete with the picture for the connection.
+  function interacted() {
+    if (d.readyState === "complete") start();
+    else w.addEventListener("load", start);
+  }
   if (/[?&](confirm|unsubscribe)=/.test(location.search)) start();
-  else for (var k = 0; k < events.length; k++) w.addEventListener(events[k], start, listen);
+  else for (var k = 0; k < events.length; k++) w.addEventListener(events[k], interacted, listen);
 })();`;
