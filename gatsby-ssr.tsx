@@ -20,6 +20,7 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHtmlAttributes, set
 export const onPreRenderHTML: GatsbySSR["onPreRenderHTML"] = ({
   getPostBodyComponents,
   replacePostBodyComponents,
+  pathname,
 }) => {
-  replacePostBodyComponents(deferScripts(getPostBodyComponents()));
+  replacePostBodyComponents(deferScripts(getPostBodyComponents(), pathname));
 };

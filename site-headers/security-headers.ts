@@ -8,8 +8,17 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-/** Inline scripts (no `src`), with their exact text: that is what the browser hashes. */
-const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+/** Inline scripts (no `src`): their attributes and their exact text, which is what the browser hashes. */
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/**
+ * A script the browser runs: no `type`, a JavaScript MIME type or `module`. Data blocks
+ * (`application/ld+json`, `application/json`) are never run, so the CSP does not cover them.
+ */
+function runs(attributes: string): boolean {
+  const type = /\stype\s*=\s*["']?([^"'\s>]*)/i.exec(attributes)?.[1].trim().toLowerCase() ?? "";
+  return type === "" || type === "module" || /^(text|application)\/(java|ecma)script$/.test(type);
+}
 
 /** Every file under `dir` as a URL path (`/about/index.html`). Symbolic links are not followed. */
 export function sitePaths(dir: string, prefix = ""): string[] {
@@ -25,9 +34,11 @@ export function inlineScriptHashes(publicDir: string): string[] {
   const hashes = new Set<string>();
   if (!existsSync(publicDir)) return [];
   for (const urlPath of sitePaths(publicDir).filter((name) => name.endsWith(".html"))) {
-    for (const match of readFileSync(path.join(publicDir, urlPath), "utf8").matchAll(INLINE_SCRIPT)) {
-      if (match[1].length === 0) continue;
-      hashes.add(`'sha256-${createHash("sha256").update(match[1], "utf8").digest("base64")}'`);
+    for (const [, attributes, text] of readFileSync(path.join(publicDir, urlPath), "utf8").matchAll(
+      INLINE_SCRIPT,
+    )) {
+      if (text.length === 0 || !runs(attributes)) continue;
+      hashes.add(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
     }
   }
   return [...hashes].sort();

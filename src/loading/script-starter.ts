@@ -21,7 +21,7 @@
  * Plain ES5 in a string: it runs before any bundle, in every browser, and its exact text is
  * hashed into the Content-Security-Policy (site-headers/security-headers.ts).
  */
-import { SCRIPTS_TEMPLATE_ID, SIGNUP_WANTED } from "./starter-names";
+import { PAGE_PATH_DATA_ID, SCRIPTS_TEMPLATE_ID, SIGNUP_WANTED } from "./starter-names";
 
 /** How long a remembered click waits for the scripts before the link leads to the card instead. */
 export const TRIGGER_FALLBACK_MS = 10_000;
@@ -52,6 +52,8 @@ export const STARTER_SCRIPT = `(function () {
     for (var i = 0; i < events.length; i++) w.removeEventListener(events[i], interacted, listen);
     var template = d.getElementById("${SCRIPTS_TEMPLATE_ID}");
     if (!template || !template.content) return;
+    var pagePath = d.getElementById("${PAGE_PATH_DATA_ID}");
+    if (pagePath) w.pagePath = JSON.parse(pagePath.textContent);
     var scripts = template.content.querySelectorAll("script");
     for (var j = 0; j < scripts.length; j++) {
       var old = scripts[j], copy = d.createElement("script");

@@ -8,3 +8,6 @@ export const SCRIPTS_TEMPLATE_ID = "gatsby-scripts";
 
 /** The global a remembered click leaves for NewsletterProvider: the trigger's `data-signup-trigger` value. */
 export const SIGNUP_WANTED = "___signupWanted";
+
+/** The `<script type="application/json">` holding the page's path, which Gatsby reads as `window.pagePath`. */
+export const PAGE_PATH_DATA_ID = "gatsby-page-path";

@@ -1,0 +1,28 @@
+/**
+ * The `_headers` file the build writes for static hosts, checked on the real build (the tests'
+ * 22 published Effects): within Cloudflare Pages' documented limits (100 rules, 2,000 characters a
+ * line, https://developers.cloudflare.com/pages/configuration/headers/), which a policy that grew
+ * with every page would break a few weeks into daily Effects.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "../toolkit/stack";
+import { sitePaths } from "../site-headers/security-headers";
+
+const headers = readFileSync(path.join(ROOT, "public", "_headers"), "utf8");
+
+describe("the static hosts' _headers", () => {
+  it("keeps every line under 2,000 characters and at most 100 rules", () => {
+    const lines = headers.split("\n");
+    expect(lines.filter((line) => line.length > 2_000)).toEqual([]);
+    expect(lines.filter((line) => line.startsWith("/")).length).toBeLessThanOrEqual(100);
+  });
+
+  it("allows a few inline scripts whatever the number of pages", () => {
+    const pages = sitePaths(path.join(ROOT, "public")).filter((urlPath) => urlPath.endsWith(".html"));
+    expect(pages.length).toBeGreaterThan(20);
+    const scriptSrc = headers.match(/script-src [^;]*/)?.[0] ?? "";
+    // The script starter, the chunk map and the build's hash: the same on every page.
+    expect(scriptSrc.match(/'sha256-/g)).toHaveLength(3);
+  });
+});
