@@ -54,7 +54,7 @@ const refusedEmail = (reason: Extract<EmailCheck, { ok: false }>["reason"]) => `
  * The card's form without JavaScript: the page for each answer the JSON call gets. An empty field
  * goes back to the card, as the inline form with JavaScript does nothing when empty.
  */
-const signupFormPost: FormPostSpec = {
+export const signupFormPost: FormPostSpec = {
   anchor: SIGNUP_CARD_ANCHOR,
   destination({ status, outcome }) {
     if (status === 200) return SIGNUP_RESULT_PAGES.subscribed;
