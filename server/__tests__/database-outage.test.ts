@@ -1,10 +1,12 @@
 /**
  * PostgreSQL going away and coming back, under traffic: signups answer 503 within 2 s while it is
- * down (nothing hangs, nothing is half-stored), the stack survives a server stopped in the middle
- * of a transaction, and signups work again within 2 s of it being back.
+ * down (a form post lands on the try-again page; nothing hangs, nothing is half-stored), the
+ * stack survives a server stopped in the middle of a transaction, and signups work again within
+ * 2 s of it being back.
  */
 import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
 import { postgresAvailable, startPostgres, type PostgresServer } from "../../toolkit/postgres-server.ts";
+import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/signup-result-pages.ts";
 import { startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(120_000);
@@ -53,6 +55,37 @@ async function timedSignup(stack: TestStack): Promise<{ status: number; ms: numb
     while (answer.status !== 200 && performance.now() - back < 10_000) answer = await timedSignup(stack);
     expect(answer.status).toBe(200);
     expect(performance.now() - back).toBeLessThan(OUTAGE_ANSWER_MS);
+  });
+
+  it("sends a form post to the try-again page within 2 s while the database is down", async () => {
+    const formPost = () =>
+      fetch(`${stack.url}/functions/v1/send-confirmation`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: stack.origin },
+        body: new URLSearchParams({ email: address() }),
+        redirect: "manual",
+      });
+    server.halt();
+    try {
+      const started = performance.now();
+      const response = await formPost();
+      expect(performance.now() - started).toBeLessThan(OUTAGE_ANSWER_MS);
+      expect([response.status, response.headers.get("location")]).toEqual([
+        303,
+        `${stack.origin}${SIGNUP_RESULT_PAGES.failed}`,
+      ]);
+      expect(stack.logs.some((line) => / 303 .* form:storage_unavailable$/.test(line))).toBe(true);
+    } finally {
+      server.resume();
+    }
+    let answer = await formPost();
+    const back = performance.now();
+    while (answer.status !== 303 || answer.headers.get("location")?.endsWith(SIGNUP_RESULT_PAGES.failed)) {
+      if (performance.now() - back > 10_000)
+        throw new Error("Form posts still fail after the database is back");
+      answer = await formPost();
+    }
+    expect(answer.headers.get("location")).toBe(`${stack.origin}${SIGNUP_RESULT_PAGES.subscribed}`);
   });
 
   it("survives the database stopping in the middle of transactions, and stores only what was answered 200", async () => {

@@ -1,8 +1,9 @@
 /**
  * The Supabase entries under Deno itself: `deno check` of the three functions with the import map
  * Supabase uses (npm packages from the registry, not this repository's node_modules), and
- * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup, and
- * `send-effect` mailing a day's Effect only to a caller with its key.
+ * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup as JSON and
+ * one as the signup card's form post, and `send-effect` mailing a day's Effect only to a caller
+ * with its key.
  */
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
@@ -42,46 +43,80 @@ describe("the functions under Deno", () => {
   });
 
   const postgresUrl = testPostgresUrl();
-  (postgresUrl ? it : it.skip)("serve send-confirmation against PostgreSQL and answer a signup", async () => {
-    const database = await createTestDatabase(postgresUrl as string);
-    const db = createPostgresExecutor(database.url, { max: 1 });
-    let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
-    try {
-      await migrate(db);
-      deno = await serveUnderDeno(ENTRIES[0], {
-        DATABASE_URL: database.url,
-        SITE_URL: "https://thepurposeeffect.example",
-      });
-      const { port } = deno;
-      const response = await fetch(`http://127.0.0.1:${port}/send-confirmation`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          origin: "https://thepurposeeffect.example",
-          "x-forwarded-for": "203.0.113.9",
-        },
-        body: JSON.stringify({ email: "deno@example.com" }),
-      });
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ status: "pending" });
-      expect(response.headers.get("access-control-allow-origin")).toBe("https://thepurposeeffect.example");
-      expect(await db.query("select email, status from subscribers")).toEqual([
-        { email: "deno@example.com", status: "pending" },
-      ]);
-      // Without SMTP_URL the function logs the link instead of sending; the job counts as sent.
-      const logged = Date.now() + 10_000;
-      while (
-        !/confirm: https:\/\/thepurposeeffect\.example\/\?confirm=[A-Za-z0-9_-]{43}/.test(deno.output())
-      ) {
-        if (Date.now() > logged) throw new Error(`No confirmation link in the log:\n${deno.output()}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+  (postgresUrl ? it : it.skip)(
+    "serve send-confirmation against PostgreSQL and answer a signup, as JSON and as a form",
+    async () => {
+      const database = await createTestDatabase(postgresUrl as string);
+      const db = createPostgresExecutor(database.url, { max: 1 });
+      let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
+      try {
+        await migrate(db);
+        deno = await serveUnderDeno(ENTRIES[0], {
+          DATABASE_URL: database.url,
+          SITE_URL: "https://thepurposeeffect.example",
+        });
+        const { port } = deno;
+        const response = await fetch(`http://127.0.0.1:${port}/send-confirmation`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            origin: "https://thepurposeeffect.example",
+            "x-forwarded-for": "203.0.113.9",
+          },
+          body: JSON.stringify({ email: "deno@example.com" }),
+        });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ status: "pending" });
+        expect(response.headers.get("access-control-allow-origin")).toBe("https://thepurposeeffect.example");
+        expect(await db.query("select email, status from subscribers")).toEqual([
+          { email: "deno@example.com", status: "pending" },
+        ]);
+
+        // The signup card without JavaScript: a form post, answered with the site's welcome page.
+        const formPost = (origin: string) =>
+          fetch(`http://127.0.0.1:${port}/send-confirmation`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/x-www-form-urlencoded",
+              origin,
+              referer: `${origin}/effects/2026-11-20/`,
+              "x-forwarded-for": "203.0.113.9",
+            },
+            body: "email=deno-form%40example.com",
+            redirect: "manual",
+          });
+        expect((await formPost("https://elsewhere.example")).status).toBe(403);
+        const form = await formPost("https://thepurposeeffect.example");
+        expect([form.status, form.headers.get("location")]).toEqual([
+          303,
+          "https://thepurposeeffect.example/newsletter/welcome/",
+        ]);
+        expect(
+          await db.query(
+            "select email, status, pending_consent_source from subscribers where email = 'deno-form@example.com'",
+          ),
+        ).toEqual([
+          {
+            email: "deno-form@example.com",
+            status: "pending",
+            pending_consent_source: "https://thepurposeeffect.example/effects/2026-11-20/",
+          },
+        ]);
+        // Without SMTP_URL the function logs the link instead of sending; the job counts as sent.
+        const logged = Date.now() + 10_000;
+        while (
+          !/confirm: https:\/\/thepurposeeffect\.example\/\?confirm=[A-Za-z0-9_-]{43}/.test(deno.output())
+        ) {
+          if (Date.now() > logged) throw new Error(`No confirmation link in the log:\n${deno.output()}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await deno?.stop();
+        await db.close();
+        await database.drop();
       }
-    } finally {
-      await deno?.stop();
-      await db.close();
-      await database.drop();
-    }
-  });
+    },
+  );
   (postgresUrl ? it : it.skip)(
     "serve send-effect against PostgreSQL: refused without its key, with it the day's Effect goes out",
     async () => {

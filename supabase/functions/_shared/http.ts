@@ -37,6 +37,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "invalid_json"
+  | "invalid_form"
   | "unreadable_body"
   | "invalid_body"
   | "invalid_email"
@@ -44,6 +45,7 @@ export type ErrorCode =
   | "unknown_token"
   | "expired_token"
   | "rate_limited"
+  | "forbidden_origin"
   | "storage_unavailable"
   | "internal_error";
 
@@ -54,6 +56,27 @@ export const errorResponse = (
   headers: Headers,
   extra: Record<string, string> = {},
 ): Response => jsonResponse(status, { error: { code, message } }, headers, extra);
+
+/**
+ * A plain-text answer, for a person whose browser shows it as a page (a form post refused before
+ * it could be sent on to a page of the site).
+ */
+export function textResponse(status: number, text: string, headers: Headers): Response {
+  const all = new Headers(headers);
+  all.set("Content-Type", "text/plain; charset=utf-8");
+  all.set("Cache-Control", "no-store");
+  return new Response(text, { status, headers: all });
+}
+
+/** `303 See Other`: the browser that posted a form loads `location` with a GET. */
+export function seeOther(location: string, headers: Headers): Response {
+  const all = new Headers(headers);
+  all.set("Location", location);
+  all.set("Cache-Control", "no-store");
+  return new Response(null, { status: 303, headers: all });
+}
+
+export const FORM_MEDIA_TYPE = "application/x-www-form-urlencoded";
 
 /** The media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
 export const mediaType = (request: Request): string =>
@@ -92,7 +115,14 @@ export async function readBodyLimited(
   return body;
 }
 
-type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; response: Response };
+type Parsed =
+  { ok: true; value: Record<string, unknown> } | { ok: false; code: ErrorCode; response: Response };
+
+const refuse = (code: ErrorCode, message: string, cors: Headers): Parsed => ({
+  ok: false,
+  code,
+  response: errorResponse(400, code, message, cors),
+});
 
 /** A JSON object body: `{"email": "..."}` or `{"token": "..."}`; anything else is a 400. */
 export function parseJsonObject(bytes: Uint8Array<ArrayBuffer>, cors: Headers): Parsed {
@@ -100,16 +130,33 @@ export function parseJsonObject(bytes: Uint8Array<ArrayBuffer>, cors: Headers): 
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
-    return {
-      ok: false,
-      response: errorResponse(400, "invalid_json", "The request body is not valid JSON.", cors),
-    };
+    return refuse("invalid_json", "The request body is not valid JSON.", cors);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return {
-      ok: false,
-      response: errorResponse(400, "invalid_body", "The request body must be a JSON object.", cors),
-    };
+    return refuse("invalid_body", "The request body must be a JSON object.", cors);
   }
   return { ok: true, value: value as Record<string, unknown> };
+}
+
+/**
+ * An HTML form's body (`email=ann%40example.com`) as its fields, the first value of each name
+ * counting. Strict where `URLSearchParams` is lenient: bytes that are not UTF-8, raw or
+ * percent-encoded, are a 400 rather than U+FFFD in a stored address.
+ */
+export function parseFormObject(bytes: Uint8Array<ArrayBuffer>, cors: Headers): Parsed {
+  const fields = new Map<string, string>();
+  const decode = (part: string) => decodeURIComponent(part.replaceAll("+", " "));
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    for (const pair of text.split("&")) {
+      if (pair === "") continue;
+      const equals = pair.indexOf("=");
+      const name = decode(equals < 0 ? pair : pair.slice(0, equals));
+      const value = equals < 0 ? "" : decode(pair.slice(equals + 1));
+      if (!fields.has(name)) fields.set(name, value);
+    }
+  } catch {
+    return refuse("invalid_form", "The form could not be read: it is not URL-encoded UTF-8 text.", cors);
+  }
+  return { ok: true, value: Object.fromEntries(fields) };
 }
