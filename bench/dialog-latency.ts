@@ -44,28 +44,27 @@ const PROBE = `(() => {
   addEventListener("click", (event) => {
     if (event.isTrusted && probe.clickAt === null) probe.clickAt = event.timeStamp;
   }, { capture: true });
+  const visibleDialog = () =>
+    Array.from(document.querySelectorAll('[role="dialog"]')).find((dialog) => dialog.checkVisibility());
   const afterNextFrame = () => {
-    const dialog = document.querySelector('[role="dialog"]');
-    if (!dialog) {
-      probe.watching = false;
-      return;
-    }
-    if (!dialog.checkVisibility()) {
+    if (visibleDialog()) {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        probe.shownAt = performance.now();
+      };
+      channel.port2.postMessage(null);
+    } else if (document.querySelector('[role="dialog"]')) {
       requestAnimationFrame(afterNextFrame);
-      return;
+    } else {
+      probe.watching = false;
     }
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      probe.shownAt = performance.now();
-    };
-    channel.port2.postMessage(null);
   };
+  // Added to the page, or shown by an attribute (hidden, open, a class): either counts.
   new MutationObserver(() => {
     if (probe.clickAt === null || probe.shownAt !== null || probe.watching) return;
-    if (!document.querySelector('[role="dialog"]')) return;
     probe.watching = true;
     requestAnimationFrame(afterNextFrame);
-  }).observe(document.body, { childList: true, subtree: true });
+  }).observe(document.body, { childList: true, subtree: true, attributes: true });
 })()`;
 
 /** One click on "Join the Movement": the milliseconds from its click event to the dialog's first frame. */
