@@ -44,12 +44,3 @@ export async function untilHydrated(page: Page): Promise<void> {
     { timeout: 15_000 },
   );
 }
-
-/**
- * A visitor's first mouse move, then `untilHydrated`: a build that starts Gatsby's scripts on the
- * first interaction starts them now; one that starts them at once does not notice.
- */
-export async function moveAndHydrate(page: Page): Promise<void> {
-  await page.mouse.move(10, 10);
-  await untilHydrated(page);
-}

@@ -1,7 +1,7 @@
 /** What a first visit downloads as script, measured in Chromium, and the budget it is held to. */
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
-import { moveAndHydrate } from "./browser";
+import { untilHydrated } from "./browser";
 
 export interface ScriptFile {
   /** The file name, e.g. framework-208b7a2b.js */
@@ -37,7 +37,7 @@ export async function scrollToBottom(page: Page): Promise<void> {
 /** A first visit read to the end: load, let the page run, scroll to the bottom, let the network settle. */
 export async function readOnce(page: Page, url: string): Promise<void> {
   await page.goto(url);
-  await moveAndHydrate(page);
+  await untilHydrated(page);
   await scrollToBottom(page);
   await page.waitForLoadState("networkidle");
 }
