@@ -37,7 +37,7 @@ module.exports = {
     {
       displayName: "backend",
       testEnvironment: "node",
-      roots: ["<rootDir>/supabase", "<rootDir>/server", "<rootDir>/scripts"],
+      roots: ["<rootDir>/supabase", "<rootDir>/server", "<rootDir>/scripts", "<rootDir>/bench"],
       transform: nodeTransform,
       // A throwaway PostgreSQL server for the integration suites (or DATABASE_URL when set).
       globalSetup: "<rootDir>/server/testing/jest-global-setup.ts",

@@ -1,8 +1,7 @@
 /**
- * Lighthouse on the built landing page, on the ceiling page and on an Effect of the Day's page,
- * all served by the local stack:
- * mobile emulation, simulated throttling (Lighthouse's defaults), RUNS runs each, alternated so
- * both see the same machine load. Reports medians and the ratios ours / ceiling.
+ * Lighthouse on the built landing page, its no-JavaScript twin, the ceiling page and an Effect of
+ * the Day's page, each served by a local stack: mobile emulation, simulated throttling
+ * (Lighthouse's defaults), RUNS runs each, alternated so all see the same machine load.
  */
 import * as chromeLauncher from "chrome-launcher";
 import { chromiumFlags, chromiumPath } from "../toolkit/browser";
@@ -94,29 +93,29 @@ export async function lighthouseRunWithRetry(url: string, attempts = 3): Promise
   }
 }
 
-/** Runs Lighthouse `runs` times on each page, alternating, and reports every run. */
-export async function compare(
-  oursUrl: string,
-  ceilingUrl: string,
+export interface MeasuredPage<Key extends string> {
+  key: Key;
+  /** How the progress lines name it, e.g. "twin". */
+  label: string;
+  url: string;
+}
+
+/**
+ * Runs Lighthouse `runs` times on each page, one page after the other in every round, so each
+ * page sees the same machine load, and reports every run by page.
+ */
+export async function compare<Key extends string>(
+  pages: Array<MeasuredPage<Key>>,
   runs = RUNS,
   onRun: (label: string, run: Run) => void = () => undefined,
-  effectUrl?: string,
-): Promise<{ ours: Run[]; ceiling: Run[]; effect: Run[] }> {
-  const ours: Run[] = [];
-  const ceiling: Run[] = [];
-  const effect: Run[] = [];
+): Promise<Record<Key, Run[]>> {
+  const results = Object.fromEntries(pages.map((page) => [page.key, [] as Run[]])) as Record<Key, Run[]>;
   for (let index = 0; index < runs; index += 1) {
-    const a = await lighthouseRunWithRetry(oursUrl);
-    onRun(`ours ${index + 1}/${runs}`, a);
-    ours.push(a);
-    const b = await lighthouseRunWithRetry(ceilingUrl);
-    onRun(`ceiling ${index + 1}/${runs}`, b);
-    ceiling.push(b);
-    if (effectUrl) {
-      const c = await lighthouseRunWithRetry(effectUrl);
-      onRun(`Effect page ${index + 1}/${runs}`, c);
-      effect.push(c);
+    for (const page of pages) {
+      const run = await lighthouseRunWithRetry(page.url);
+      onRun(`${page.label} ${index + 1}/${runs}`, run);
+      results[page.key].push(run);
     }
   }
-  return { ours, ceiling, effect };
+  return results;
 }
