@@ -102,7 +102,8 @@ export interface MeasuredPage<Key extends string> {
 
 /**
  * Runs Lighthouse `runs` times on each page, one page after the other in every round, so each
- * page sees the same machine load, and reports every run by page.
+ * page sees the same machine load, and reports every run by page. Each round starts one page
+ * later than the last: the first run after a pause measured differently on this machine.
  */
 export async function compare<Key extends string>(
   pages: Array<MeasuredPage<Key>>,
@@ -111,7 +112,8 @@ export async function compare<Key extends string>(
 ): Promise<Record<Key, Run[]>> {
   const results = Object.fromEntries(pages.map((page) => [page.key, [] as Run[]])) as Record<Key, Run[]>;
   for (let index = 0; index < runs; index += 1) {
-    for (const page of pages) {
+    for (let step = 0; step < pages.length; step += 1) {
+      const page = pages[(index + step) % pages.length];
       const run = await lighthouseRunWithRetry(page.url);
       onRun(`${page.label} ${index + 1}/${runs}`, run);
       results[page.key].push(run);

@@ -101,14 +101,21 @@ export interface Twin {
   remove: () => void;
 }
 
-/** Copies the built site in `publicDir` to `dir` (replacing what was there) and takes the scripts out. */
-export function writeTwin(publicDir: string, dir: string): Twin {
+/**
+ * Copies the built site in `publicDir` to `dir` (replacing what was there) and rewrites every HTML
+ * file of the copy with `rewrite`, which says how many things it changed.
+ */
+export function writeRewrittenCopy(
+  publicDir: string,
+  dir: string,
+  rewrite: (html: string) => { html: string; removed: number },
+): Twin {
   rmSync(dir, { recursive: true, force: true });
   cpSync(publicDir, dir, { recursive: true });
   const files = htmlFiles(dir);
   let removed = 0;
   for (const file of files) {
-    const result = withoutScripts(readFileSync(file, "utf8"));
+    const result = rewrite(readFileSync(file, "utf8"));
     writeFileSync(file, result.html);
     removed += result.removed;
   }
@@ -119,3 +126,7 @@ export function writeTwin(publicDir: string, dir: string): Twin {
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** Copies the built site in `publicDir` to `dir` (replacing what was there) and takes the scripts out. */
+export const writeTwin = (publicDir: string, dir: string): Twin =>
+  writeRewrittenCopy(publicDir, dir, withoutScripts);
