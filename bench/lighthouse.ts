@@ -103,7 +103,7 @@ export interface MeasuredPage<Key extends string> {
 /**
  * Runs Lighthouse `runs` times on each page, one page after the other in every round, so each
  * page sees the same machine load, and reports every run by page. Each round starts one page
- * later than the last: the first run after a pause measured differently on this machine.
+ * later than the last, so no page always runs first.
  */
 export async function compare<Key extends string>(
   pages: Array<MeasuredPage<Key>>,
