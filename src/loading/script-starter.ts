@@ -8,8 +8,9 @@
  *  - at once on a click on a signup trigger (below), or
  *  - at once when the address carries a mail link (`?confirm=`, `?unsubscribe=`): that screen
  *    exists only with them.
- * Chosen by measurement (bench/RESULTS.md): starting them when the browser is idle after `load`
- * still puts their evaluation inside the window Lighthouse counts as blocking time.
+ * Chosen by measurement (`npm run bench:strategies`, bench/RESULTS.md): starting them when the
+ * browser is idle after `load` puts their download and evaluation inside the window Lighthouse
+ * measures, with more blocking time.
  *
  * A click on a signup trigger (`<a data-signup-trigger href="#newsletter">`, see
  * signup-trigger.tsx) made before React has taken over is remembered in SIGNUP_WANTED and the
