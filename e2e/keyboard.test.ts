@@ -1,4 +1,5 @@
-import { isFocused, notice, visible } from "./support/expect";
+import { isFocused, notice, tabTo, visible } from "./support/expect";
+import { holdRequests } from "./support/held-requests";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
 import { content, SPEC } from "../toolkit/texts";
 
@@ -10,11 +11,7 @@ describeInBrowser("a visitor using only the keyboard", () => {
     const join = page.getByRole("button", { name: SPEC.joinTheMovement });
 
     // The hero's button is the first control on the page: it must be reached in a few presses.
-    let presses = 0;
-    while (!(await isFocused(join))) {
-      if (++presses > 5) throw new Error(`"${SPEC.joinTheMovement}" not reached after 5 presses of Tab`);
-      await page.keyboard.press("Tab");
-    }
+    await tabTo(page, join, SPEC.joinTheMovement);
     await page.keyboard.press("Enter");
     const dialog = await visible(page.getByRole("dialog", { name: SPEC.joinTheMovement }));
     expect(await isFocused(dialog.getByRole("textbox", { name: content.newsletter.dialog.emailLabel }))).toBe(
@@ -34,24 +31,15 @@ describeInBrowser("a keyboard visitor who arrives before the scripts", () => {
 
   it("tabs to Join the Movement (the first key starts the scripts), presses Enter, and subscribes in the dialog", async () => {
     let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     const { page } = await site.visit("/", undefined, {
       untilHydrated: false,
       // A slow connection: React arrives only after the visitor has pressed Enter.
-      prepare: (context) =>
-        context.route(/\/framework-[0-9a-f]+\.js$/, async (route) => {
-          await released;
-          await route.continue();
-        }),
+      prepare: async (context) => {
+        release = await holdRequests(context, /\/framework-[0-9a-f]+\.js$/);
+      },
     });
     const join = page.getByRole("link", { name: SPEC.joinTheMovement });
-    let presses = 0;
-    while (!(await isFocused(join))) {
-      if (++presses > 5) throw new Error(`"${SPEC.joinTheMovement}" not reached after 5 presses of Tab`);
-      await page.keyboard.press("Tab");
-    }
+    await tabTo(page, join, SPEC.joinTheMovement);
     await page.keyboard.press("Enter");
     expect(await join.getAttribute("aria-busy")).toBe("true");
     release();

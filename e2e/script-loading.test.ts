@@ -3,7 +3,8 @@
  * the page paints, the first interaction starts them, a mail link starts them at once, and a click
  * on a signup trigger made before they arrive still ends with the dialog open.
  */
-import type { BrowserContext, Request } from "playwright-core";
+import type { Request } from "playwright-core";
+import { holdRequests } from "./support/held-requests";
 import { gone, isFocused, visible } from "./support/expect";
 import { describeInBrowser, useSite } from "./support/site";
 import { SPEC } from "../toolkit/texts";
@@ -11,19 +12,6 @@ import { untilHydrated } from "../toolkit/browser";
 
 /** Gatsby's own bundles: the runtime, React, the app, the page's code. */
 const GATSBY_BUNDLE = /\/(webpack-runtime|framework|app|component---[^/]+)-[0-9a-f]+\.js$/;
-
-/** Holds every Gatsby bundle until `release` is called, as a slow connection would. */
-async function holdBundles(context: BrowserContext): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await context.route(GATSBY_BUNDLE, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 describeInBrowser("the page's scripts", () => {
   const site = useSite();
@@ -54,14 +42,7 @@ describeInBrowser("the page's scripts", () => {
   it("an interaction while the hero picture is still loading waits for the page to load", async () => {
     const context = await site.browser.newContext();
     try {
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await context.route(/\/hero\.(avif|webp|jpg)$/, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const release = await holdRequests(context, /\/hero\.(avif|webp|jpg)$/);
       const bundles: string[] = [];
       context.on("request", (request) => {
         if (GATSBY_BUNDLE.test(new URL(request.url()).pathname)) bundles.push(request.url());
@@ -91,7 +72,7 @@ describeInBrowser("the page's scripts", () => {
     const { page } = await site.visit("/", undefined, {
       untilHydrated: false,
       prepare: async (context) => {
-        release = await holdBundles(context);
+        release = await holdRequests(context, GATSBY_BUNDLE);
       },
     });
     const trigger = page.getByRole("link", { name: SPEC.joinTheMovement });

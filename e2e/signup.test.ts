@@ -1,6 +1,7 @@
 import { gone, isFocused, notice, textOf, visible } from "./support/expect";
 import { inlineCard, openSignupDialog, pageErrors, subscribeInline } from "./support/newsletter";
 import { linkIn, waitForMailsTo } from "../toolkit/outbox";
+import { holdRequests } from "./support/held-requests";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
 import { SPEC } from "../toolkit/texts";
 
@@ -13,14 +14,7 @@ describeInBrowser("subscribing to the newsletter", () => {
     it("shows Sending... on a disabled button while pending, then welcomes, clears, closes and mails", async () => {
       const { page } = await site.visit("/");
       // Hold the request on its way to the real function until the pending state has been seen.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(SEND_CONFIRMATION, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdRequests(page, SEND_CONFIRMATION);
       const address = uniqueAddress("dialog");
       const { dialog, field } = await openSignupDialog(page);
       await field.fill(address);

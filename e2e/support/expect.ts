@@ -64,3 +64,12 @@ export async function untilAnimationsSettle(page: Page): Promise<void> {
     { timeout: 5_000 },
   );
 }
+
+/** Presses Tab until `target` has the focus, as a keyboard visitor does; fails after `most` presses. */
+export async function tabTo(page: Page, target: Locator, name: string, most = 5): Promise<void> {
+  let presses = 0;
+  while (!(await isFocused(target))) {
+    if (++presses > most) throw new Error(`"${name}" not reached after ${most} presses of Tab`);
+    await page.keyboard.press("Tab");
+  }
+}
