@@ -24,6 +24,9 @@ async function parentAndChild(): Promise<{ parent: ChildProcess; child: number }
   const child = await new Promise<number>((resolve) =>
     parent.stdout?.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
   );
+  // Until bash has become the sleep, bash itself would reap a killed child: wait for the exec.
+  const command = () => readFileSync(`/proc/${parent.pid}/comm`, "utf8").trim();
+  while (command() !== "sleep") await new Promise((resolve) => setTimeout(resolve, 5));
   return { parent, child };
 }
 
