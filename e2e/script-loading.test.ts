@@ -6,6 +6,7 @@
 import type { Request } from "playwright-core";
 import { holdRequests } from "./support/held-requests";
 import { gone, isFocused, visible } from "./support/expect";
+import { cardInView } from "./support/newsletter";
 import { describeInBrowser, useSite } from "./support/site";
 import { SPEC } from "../toolkit/texts";
 import { untilHydrated } from "../toolkit/browser";
@@ -99,11 +100,7 @@ describeInBrowser("the page's scripts", () => {
     });
     await page.getByRole("link", { name: SPEC.signUp }).click();
     await page.waitForURL(`${site.url}/#newsletter`);
-    // Smooth scrolling takes a moment; the card ends up in the window.
-    await page.waitForFunction(() => {
-      const top = document.getElementById("newsletter")?.getBoundingClientRect().top ?? NaN;
-      return top >= -1 && top < window.innerHeight / 2;
-    });
+    expect(await cardInView(page)).toBe(true);
     expect(await page.getByRole("dialog").count()).toBe(0);
     // Later clicks are plain links.
     await page.getByRole("link", { name: SPEC.listenNow }).click();

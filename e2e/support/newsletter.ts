@@ -2,6 +2,7 @@
 import type { Locator, Page } from "playwright-core";
 import { notice, visible } from "./expect";
 import { content, SPEC } from "../../toolkit/texts";
+import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/signup-result-pages";
 
 const { newsletter } = content;
 
@@ -34,3 +35,17 @@ export const pageErrors = (messages: { type(): string; text(): string }[]): stri
   messages
     .filter((message) => message.type() === "error" && !message.text().startsWith("Failed to load resource"))
     .map((message) => message.text());
+
+/**
+ * True once the inline card's top is in the upper half of the window, where following a link to
+ * it leaves it (smooth scrolling takes a moment). Reads layout only, so it works with JavaScript off.
+ */
+export async function cardInView(page: Page): Promise<boolean> {
+  const viewport = page.viewportSize();
+  for (let tries = 0; tries < 30; tries += 1) {
+    const box = await page.locator(`#${SIGNUP_CARD_ANCHOR}`).boundingBox();
+    if (box && viewport && box.y >= -1 && box.y < viewport.height / 2) return true;
+    await page.waitForTimeout(100);
+  }
+  return false;
+}

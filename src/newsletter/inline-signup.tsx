@@ -1,4 +1,5 @@
 import { archivePath } from "../effects/paths";
+import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/signup-result-pages";
 import { useNewsletterTexts } from "./use-newsletter";
 import { SignupForm } from "./signup-form";
 import { useSignup } from "./use-signup";
@@ -9,7 +10,7 @@ export function InlineSignup() {
   const signup = useSignup(texts.notices.inlineSuccessTitle);
   return (
     <section
-      id="newsletter"
+      id={SIGNUP_CARD_ANCHOR}
       aria-labelledby="newsletter-title"
       className="bg-cream-deep px-5 py-16 sm:px-8 sm:py-20"
     >

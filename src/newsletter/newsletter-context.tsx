@@ -1,13 +1,5 @@
 import { graphql } from "gatsby";
-import React, {
-  lazy,
-  Suspense,
-  useCallback,
-  useEffect,
-  useMemo,
-  useState,
-  useSyncExternalStore,
-} from "react";
+import React, { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import type { Newsletter } from "../content/schema";
 import { SIGNUP_WANTED } from "../loading/starter-names";
 import { SignupDialog } from "./signup-dialog";
@@ -19,9 +11,6 @@ import { NewsletterContext } from "./use-newsletter";
 const SubscriptionLinkDialog = lazy(
   () => import(/* webpackChunkName: "subscription-link" */ "./subscription-link-dialog"),
 );
-
-// The address is read once; the dialog itself removes the parameter when it is done.
-const ignoreChanges = () => () => undefined;
 
 interface NewsletterProviderProps {
   texts: Newsletter;
@@ -35,16 +24,13 @@ interface NewsletterProviderProps {
  */
 export function NewsletterProvider({ texts, brandName, children }: NewsletterProviderProps) {
   const [dialogOpen, setDialogOpen] = useState(false);
-  // False in the pre-rendered HTML, read from the address once the page runs in the browser.
-  const arrivedFromLink = useSyncExternalStore(
-    ignoreChanges,
-    () => readSubscriptionLink(window.location.search) !== null,
-    () => false,
-  );
+  const hydrated = useHydrated();
+  // False in the pre-rendered HTML, read from the address once the page runs in the browser (the
+  // link's dialog removes the parameter when it is done).
+  const arrivedFromLink = hydrated && readSubscriptionLink(window.location.search) !== null;
   const openDialog = useCallback(() => setDialogOpen(true), []);
   const closeDialog = useCallback(() => setDialogOpen(false), []);
   // After the render that turned the triggers into buttons.
-  const hydrated = useHydrated();
   useEffect(() => {
     if (hydrated) openRememberedClick(openDialog);
   }, [hydrated, openDialog]);

@@ -14,7 +14,7 @@ interface SignupResultData {
 }
 
 /** What each page says: the notices' own texts for welcome and failure, as the issue asks. */
-export function resultTexts(
+function resultTexts(
   { notices, formResults }: SignupResultData["newsletter"],
   result: SignupResult,
 ): { title: string; text: string; link: { label: string; href: string } } {

@@ -18,18 +18,24 @@ export function corsHeaders(request: Request, allowedOrigins: readonly string[])
   return headers;
 }
 
-export function jsonResponse(
+/** The CORS headers, `Cache-Control: no-store` (no answer here may be cached) and `set`. */
+function answerHeaders(cors: Headers, set: Record<string, string>): Headers {
+  const all = new Headers(cors);
+  all.set("Cache-Control", "no-store");
+  for (const [name, value] of Object.entries(set)) all.set(name, value);
+  return all;
+}
+
+export const jsonResponse = (
   status: number,
   body: unknown,
   headers: Headers,
   extra: Record<string, string> = {},
-): Response {
-  const all = new Headers(headers);
-  all.set("Content-Type", "application/json; charset=utf-8");
-  all.set("Cache-Control", "no-store");
-  for (const [name, value] of Object.entries(extra)) all.set(name, value);
-  return new Response(JSON.stringify(body), { status, headers: all });
-}
+): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: answerHeaders(headers, { "Content-Type": "application/json; charset=utf-8", ...extra }),
+  });
 
 export type ErrorCode =
   | "not_found"
@@ -61,20 +67,15 @@ export const errorResponse = (
  * A plain-text answer, for a person whose browser shows it as a page (a form post refused before
  * it could be sent on to a page of the site).
  */
-export function textResponse(status: number, text: string, headers: Headers): Response {
-  const all = new Headers(headers);
-  all.set("Content-Type", "text/plain; charset=utf-8");
-  all.set("Cache-Control", "no-store");
-  return new Response(text, { status, headers: all });
-}
+export const textResponse = (status: number, text: string, headers: Headers): Response =>
+  new Response(text, {
+    status,
+    headers: answerHeaders(headers, { "Content-Type": "text/plain; charset=utf-8" }),
+  });
 
 /** `303 See Other`: the browser that posted a form loads `location` with a GET. */
-export function seeOther(location: string, headers: Headers): Response {
-  const all = new Headers(headers);
-  all.set("Location", location);
-  all.set("Cache-Control", "no-store");
-  return new Response(null, { status: 303, headers: all });
-}
+export const seeOther = (location: string, headers: Headers): Response =>
+  new Response(null, { status: 303, headers: answerHeaders(headers, { Location: location }) });
 
 export const FORM_MEDIA_TYPE = "application/x-www-form-urlencoded";
 
