@@ -15,6 +15,7 @@ export default tseslint.config(
       "node_modules/",
       "coverage/",
       ".data/",
+      ".node/",
       "e2e/screenshots/",
       "bench/.tmp/",
     ],

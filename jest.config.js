@@ -28,7 +28,7 @@ module.exports = {
         "\\.(jpg|jpeg|png|gif|svg|webp|avif|woff2?)$": "<rootDir>/__mocks__/file-mock.js",
       },
       testPathIgnorePatterns: ["node_modules", "\\.cache", "<rootDir>.*/public"],
-      modulePathIgnorePatterns: ["<rootDir>/.cache", "<rootDir>/public"],
+      modulePathIgnorePatterns: ["<rootDir>/.cache", "<rootDir>/public", "<rootDir>/.node"],
       transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],
       globals: { __PATH_PREFIX__: "" },
       setupFiles: ["<rootDir>/jest/loadershim.js"],
