@@ -1,6 +1,8 @@
 import { gone, textOf, visible } from "./support/expect";
-import { describeInBrowser, useSite } from "./support/site";
+import { holdRequests } from "./support/held-requests";
+import { describeInBrowser, GATSBY_BUNDLE, useSite } from "./support/site";
 import { content, notFoundContent, SPEC } from "../toolkit/texts";
+import { untilHydrated } from "../toolkit/browser";
 
 describeInBrowser("an address that does not exist", () => {
   const site = useSite();
@@ -23,10 +25,22 @@ describeInBrowser("an address that does not exist", () => {
     await gone(page.getByRole("heading", { name: SPEC.notFoundTitle }));
   });
 
-  it("writes the attempted path to the console", async () => {
-    const { page, consoleMessages } = await site.visit(path);
-    await page.waitForFunction(() => document.title !== "");
-    const logged = consoleMessages.filter((message) => message.text().includes(path));
-    expect(logged.map((message) => message.type())).toContain("error");
+  it("writes the attempted path to the console as it shows, with nobody touching the page", async () => {
+    let release!: () => void;
+    const { page, consoleMessages } = await site.visit(path, undefined, {
+      untilHydrated: false,
+      // Gatsby's scripts held back: the log must not wait for them.
+      prepare: async (context) => {
+        release = await holdRequests(context, GATSBY_BUNDLE);
+      },
+    });
+    const logged = () =>
+      consoleMessages.filter((message) => message.type() === "error" && message.text().includes(path));
+    expect(logged()).toHaveLength(1);
+
+    // Once React has taken over, the path is still logged once, not twice.
+    release();
+    await untilHydrated(page);
+    expect(logged()).toHaveLength(1);
   });
 });

@@ -3,6 +3,9 @@ import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response }
 import { chromiumAvailable, launchChromium, untilHydrated, VIEWPORTS } from "../../toolkit/browser";
 import { startStack, type Stack } from "../../toolkit/stack";
 
+/** Gatsby's own bundles: the runtime, React, the app, the page's code. */
+export const GATSBY_BUNDLE = /\/(webpack-runtime|framework|app|component---[^/]+)-[0-9a-f]+\.js$/;
+
 /** `describe` when Chromium is installed; otherwise skipped (the global setup says how to install it). */
 export const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
 
@@ -21,8 +24,8 @@ export interface VisitOptions {
   /** False: a browser with JavaScript switched off. */
   javaScript?: boolean;
   /**
-   * True (the default): wait until the page's scripts have run, after a first mouse move starts
-   * them. False: hand the page over as it stands after the navigation, scripts not yet started.
+   * True (the default): wait until the page's scripts have come by themselves after `load` and
+   * React has taken over. False: hand the page over as it stands after the navigation.
    */
   untilHydrated?: boolean;
   /** Runs on the new context before the navigation, e.g. to hold back some requests. */

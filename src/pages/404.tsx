@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { graphql, Link, type HeadFC, type PageProps } from "gatsby";
 import type { Brand, EffectPages, NotFound } from "../content/schema";
 import { Seo } from "../components/seo/seo";
+import { logMissingPath, MISSING_PATH_SCRIPT } from "../not-found/missing-path-log";
 
 interface NotFoundPageData {
   brand: Brand;
@@ -11,11 +12,10 @@ interface NotFoundPageData {
 
 export default function NotFoundPage({ data, location }: PageProps<NotFoundPageData>) {
   const { notFound } = data;
-  useEffect(() => {
-    console.error("404 Error: User attempted to access non-existent route:", location.pathname);
-  }, [location.pathname]);
+  useEffect(() => logMissingPath(location.pathname), [location.pathname]);
   return (
     <main className="flex min-h-screen items-center justify-center bg-ink px-5 text-center text-cream">
+      <script dangerouslySetInnerHTML={{ __html: MISSING_PATH_SCRIPT }} />
       <div>
         <p className="font-display text-8xl text-ember-bright sm:text-9xl">{notFound.code}</p>
         <h1 className="mt-4 font-display text-4xl uppercase sm:text-5xl">{notFound.title}</h1>
