@@ -16,7 +16,7 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHtmlAttributes, set
   );
 };
 
-// The scripts wait for the visitor's first interaction (src/loading/script-starter.ts).
+// The scripts wait until the page has loaded (src/loading/script-starter.ts).
 export const onPreRenderHTML: GatsbySSR["onPreRenderHTML"] = ({
   getPostBodyComponents,
   replacePostBodyComponents,

@@ -99,7 +99,6 @@ export async function measureDialogLatency(url: string, clicks = CLICKS): Promis
     const cdp = await context.newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
     await page.goto(url);
-    // Moves the mouse first, the visitor's first interaction that starts Gatsby's scripts.
     await untilHydrated(page);
     // The clicks measure the dialog, not the scripts and data still arriving after hydration.
     await page.waitForLoadState("networkidle");

@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: Lighthouse on the landing page beside its no-JavaScript twin (and the ceiling
- * page and an Effect's page), the JavaScript a first visit downloads, how fast the signup dialog
- * opens (`npm run bench:dialog`), the signup endpoint under load (`npm run bench:signup`) and an
+ * `npm run bench`: Lighthouse on the landing page, the newest Effect's page and the archive, each
+ * beside its no-JavaScript twin (and the ceiling page), the JavaScript a first visit downloads,
+ * the first tap on a phone (bench/first-tap.ts), how fast the signup dialog opens once the scripts
+ * are in (`npm run bench:dialog`), the signup endpoint under load (`npm run bench:signup`) and an
  * Effect sent to 10,000 subscribers (`npm run bench:send`). Prints the tables, writes
  * bench/results.json and bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
  * `BENCH_SKIP=dialog,signup,send` leaves those pieces out (for a quick check of the rest).
@@ -22,20 +23,25 @@ import {
   type DialogLatency,
 } from "./dialog-latency";
 import { sendSummary } from "./effect-send";
-import { CATEGORIES, compare, medians, RUNS, type Run } from "./lighthouse";
+import { measureFirstTap, PHONE, phoneDescription, tapLine, TAP_RUNS, type TapResult } from "./first-tap";
+import { CATEGORIES, compare, medians, RUNS, type MeasuredPage, type Run } from "./lighthouse";
 import { firstVisitTable, measureFirstVisitJs, type FirstVisitJs } from "./size";
 import { markdownTable, textTable } from "./table";
 import { writeTwin } from "./twin";
 
 const BENCH = path.join(ROOT, "bench");
-/** Issue 9's targets, against the landing page's own twin without scripts (medians). */
+/** The archive of the Effects of the Day, built even before the first one. */
+const ARCHIVE_PATH = "/effects/";
+
+type PageKey = "landing" | "twin" | "ceiling" | "effect" | "effectTwin" | "archive" | "archiveTwin";
+/** Issue 9's targets, against each page's own twin without scripts (medians). */
 const TARGET_LCP_RATIO = 1.15;
 const TARGET_TBT_EXTRA_MS = 30;
 /** First-visit JavaScript must not grow past what it was when the twin came (issue 9). */
 const TARGET_FIRST_VISIT_BYTES = 76_800;
 
 /** The pieces `BENCH_SKIP` (comma-separated) may leave out; Lighthouse and the first visit always run. */
-const SKIPPABLE = ["dialog", "signup", "send"] as const;
+const SKIPPABLE = ["tap", "dialog", "signup", "send"] as const;
 type Skippable = (typeof SKIPPABLE)[number];
 
 function skipped(): Set<Skippable> {
@@ -88,11 +94,39 @@ interface Verdict {
 }
 
 /** The targets, each with whether it is met and, if not, by how much it is missed. */
-function targets(landing: Run, twin: Run, firstVisit: FirstVisitJs, dialog: DialogLatency | null): Verdict[] {
+const over = (value: number, limit: number, unit: (value: number) => string) =>
+  value <= limit ? "" : `, ${unit(value - limit)} over`;
+
+/** A page's LCP and TBT against its own twin's: what the scripts may add to what the HTML costs. */
+function twinBudgets(name: string, page: Run, twin: Run): Verdict[] {
   const lcpLimit = twin.lcpMs * TARGET_LCP_RATIO;
   const tbtLimit = twin.tbtMs + TARGET_TBT_EXTRA_MS;
-  const over = (value: number, limit: number, unit: (value: number) => string) =>
-    value <= limit ? "" : `, ${unit(value - limit)} over`;
+  return [
+    {
+      target: `${name}: LCP at most ${TARGET_LCP_RATIO}x its twin's`,
+      met: page.lcpMs <= lcpLimit,
+      detail:
+        `${ratio(page.lcpMs, twin.lcpMs)} (${ms(page.lcpMs)} vs limit ${ms(lcpLimit)})` +
+        over(page.lcpMs, lcpLimit, ms),
+    },
+    {
+      target: `${name}: TBT at most its twin's + ${TARGET_TBT_EXTRA_MS} ms`,
+      met: page.tbtMs <= tbtLimit,
+      detail:
+        `${ms(page.tbtMs)} vs limit ${ms(tbtLimit)} (the twin ${ms(twin.tbtMs)})` +
+        over(page.tbtMs, tbtLimit, ms),
+    },
+  ];
+}
+
+const tapVerdicts = (taps: TapResult[]): Verdict[] =>
+  taps.map((tap) => ({
+    target: `Dialog within ${tap.targetMs} ms of a tap ${tap.afterLoadMs / 1000} s after load (phone, median of ${tap.latenciesMs.length})`,
+    met: tap.medianMs <= tap.targetMs,
+    detail: `${ms(tap.medianMs)}, max ${ms(tap.maxMs)}` + over(tap.medianMs, tap.targetMs, ms),
+  }));
+
+function targets(landing: Run, twin: Run, firstVisit: FirstVisitJs, dialog: DialogLatency | null): Verdict[] {
   return [
     ...CATEGORIES.map((category) => ({
       target: `Lighthouse ${category} 100`,
@@ -102,20 +136,7 @@ function targets(landing: Run, twin: Run, firstVisit: FirstVisitJs, dialog: Dial
         (category === "performance" ? `; the twin ${twin.performance}` : ""),
     })),
     { target: "CLS 0", met: landing.cls === 0, detail: landing.cls.toFixed(3) },
-    {
-      target: `LCP at most ${TARGET_LCP_RATIO}x the twin's`,
-      met: landing.lcpMs <= lcpLimit,
-      detail:
-        `${ratio(landing.lcpMs, twin.lcpMs)} (${ms(landing.lcpMs)} vs limit ${ms(lcpLimit)})` +
-        over(landing.lcpMs, lcpLimit, ms),
-    },
-    {
-      target: `TBT at most the twin's + ${TARGET_TBT_EXTRA_MS} ms`,
-      met: landing.tbtMs <= tbtLimit,
-      detail:
-        `${ms(landing.tbtMs)} vs limit ${ms(tbtLimit)} (the twin ${ms(twin.tbtMs)})` +
-        over(landing.tbtMs, tbtLimit, ms),
-    },
+    ...twinBudgets("Landing page", landing, twin),
     {
       target: `First-visit JavaScript at most ${kb(TARGET_FIRST_VISIT_BYTES)} gzipped (${bytesExact(TARGET_FIRST_VISIT_BYTES)})`,
       met: firstVisit.totalGzipBytes <= TARGET_FIRST_VISIT_BYTES,
@@ -253,24 +274,37 @@ async function main(): Promise<void> {
     startStack({ PUBLIC_DIR: ceilingDir }),
   ]);
   const effectPath = newestEffectPath();
-  let runs: Record<"landing" | "twin" | "ceiling" | "effect", Run[]>;
+  let runs: Record<PageKey, Run[]>;
+  let taps: TapResult[] = [];
   try {
-    console.log(`Lighthouse, mobile, simulated throttling, ${RUNS} runs each (about ${RUNS * 80} s)...`);
-    const measured = await compare(
-      [
-        { key: "landing", label: "landing", url: `${site.url}/` },
-        { key: "twin", label: "twin", url: `${twinSite.url}/` },
-        { key: "ceiling", label: "ceiling", url: `${ceilingSite.url}/` },
-        ...(effectPath
-          ? [{ key: "effect" as const, label: "Effect page", url: `${site.url}${effectPath}` }]
-          : []),
-      ],
-      RUNS,
-      (label, run) =>
-        console.log(`  ${label}: performance ${run.performance}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}`),
+    // Each of the site's kinds of page, and the same page of the twin.
+    const pages: Array<MeasuredPage<PageKey>> = [
+      { key: "landing", label: "landing", url: `${site.url}/` },
+      { key: "twin", label: "twin", url: `${twinSite.url}/` },
+      { key: "ceiling", label: "ceiling", url: `${ceilingSite.url}/` },
+      { key: "archive", label: "archive", url: `${site.url}${ARCHIVE_PATH}` },
+      { key: "archiveTwin", label: "archive's twin", url: `${twinSite.url}${ARCHIVE_PATH}` },
+      ...(effectPath
+        ? [
+            { key: "effect" as const, label: "Effect page", url: `${site.url}${effectPath}` },
+            { key: "effectTwin" as const, label: "Effect page's twin", url: `${twinSite.url}${effectPath}` },
+          ]
+        : []),
+    ];
+    console.log(
+      `Lighthouse, mobile, simulated throttling, ${RUNS} runs each (about ${Math.round((RUNS * pages.length * 16) / 60)} min)...`,
+    );
+    const measured = await compare(pages, RUNS, (label, run) =>
+      console.log(`  ${label}: performance ${run.performance}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}`),
     );
     // Without a published Effect the loop never ran one.
-    runs = { ...measured, effect: measured.effect ?? [] };
+    runs = { ...measured, effect: measured.effect ?? [], effectTwin: measured.effectTwin ?? [] };
+    if (!skip.has("tap")) {
+      console.log(`\nThe first tap on a phone (${phoneDescription()}), ${TAP_RUNS} cold visits per delay...`);
+      taps = await measureFirstTap([{ label: "landing", url: `${site.url}/` }], TAP_RUNS, (line) =>
+        console.log(`  ${line}`),
+      );
+    }
   } finally {
     await Promise.all([site.stop(), twinSite.stop(), ceilingSite.stop()]);
     rmSync(ceilingDir, { recursive: true, force: true });
@@ -280,7 +314,20 @@ async function main(): Promise<void> {
   const twinMedian = medians(runs.twin);
   const ceiling = medians(runs.ceiling);
   const effect = runs.effect.length > 0 ? medians(runs.effect) : null;
-  const header = [`median of ${RUNS}`, "landing", "twin", "landing / twin", "ceiling", "Effect page"];
+  const effectTwin = runs.effectTwin.length > 0 ? medians(runs.effectTwin) : null;
+  const archive = medians(runs.archive);
+  const archiveTwin = medians(runs.archiveTwin);
+  const header = [
+    `median of ${RUNS}`,
+    "landing",
+    "twin",
+    "landing / twin",
+    "ceiling",
+    "Effect page",
+    "its twin",
+    "archive",
+    "its twin",
+  ];
   const rows = ROWS.map(([label, key, format]) => [
     label,
     format(landing[key]),
@@ -288,18 +335,25 @@ async function main(): Promise<void> {
     ratio(landing[key], twinMedian[key]),
     format(ceiling[key]),
     effect ? format(effect[key]) : "-",
+    effectTwin ? format(effectTwin[key]) : "-",
+    format(archive[key]),
+    format(archiveTwin[key]),
   ]);
-  // An Effect's page must score like the landing page: the same four scores, no layout shift.
-  const effectVerdicts = effect
-    ? [
-        ...CATEGORIES.map((category) => ({
-          target: `Effect page ${category} at least the landing page's (${landing[category]})`,
-          met: effect[category] >= landing[category],
-          detail: String(effect[category]),
-        })),
-        { target: "Effect page CLS 0", met: effect.cls === 0, detail: effect.cls.toFixed(3) },
-      ]
-    : [];
+  // An Effect's page and the archive must score like the landing page (the same four scores, no
+  // layout shift) and keep the same budgets against their own twins.
+  const likeTheLanding = (name: string, page: Run, twin: Run): Verdict[] => [
+    ...CATEGORIES.map((category) => ({
+      target: `${name} ${category} at least the landing page's (${landing[category]})`,
+      met: page[category] >= landing[category],
+      detail: String(page[category]),
+    })),
+    { target: `${name} CLS 0`, met: page.cls === 0, detail: page.cls.toFixed(3) },
+    ...twinBudgets(name, page, twin),
+  ];
+  const pageVerdicts = [
+    ...(effect && effectTwin ? likeTheLanding("Effect page", effect, effectTwin) : []),
+    ...likeTheLanding("Archive", archive, archiveTwin),
+  ];
 
   const firstVisit = await measureFirstVisitJs();
   const dialog = skip.has("dialog")
@@ -312,7 +366,11 @@ async function main(): Promise<void> {
     ? skippedScript("bench:send")
     : benchScript("bench:send", "The Effect of the Day to 10,000 subscribers");
   const loadAfter = os.loadavg();
-  const verdicts = [...targets(landing, twinMedian, firstVisit, dialog.result), ...effectVerdicts];
+  const verdicts = [
+    ...targets(landing, twinMedian, firstVisit, dialog.result),
+    ...tapVerdicts(taps),
+    ...pageVerdicts,
+  ];
 
   console.log(`\nLighthouse (median of ${RUNS} runs; twin = the same build without scripts):\n`);
   console.log(textTable(header, rows));
@@ -320,6 +378,8 @@ async function main(): Promise<void> {
   for (const { target, met, detail } of verdicts)
     console.log(`  ${met ? "met   " : "MISSED"}  ${target}: ${detail}`);
   if (!dialog.result) console.log(`  -       dialog not measured: ${dialog.error}`);
+  if (taps.length === 0) console.log("  -       first tap not measured: skipped (BENCH_SKIP)");
+  for (const tap of taps) console.log(`  tap ${tap.afterLoadMs / 1000} s after load: ${tapLine(tap)}`);
   console.log("\nJavaScript downloaded by a first visit, gzipped:\n");
   console.log(firstVisitTable(firstVisit));
 
@@ -351,11 +411,12 @@ async function main(): Promise<void> {
         description: "the landing page's words as plain HTML, no JS, CSS, fonts or images",
       },
       effectPage: effectPath,
-      median: { landing, twin: twinMedian, ceiling, effect },
+      median: { landing, twin: twinMedian, ceiling, effect, effectTwin, archive, archiveTwin },
       runs,
     },
     targets: verdicts,
     firstVisitJs: { ...firstVisit, targetBytes: TARGET_FIRST_VISIT_BYTES },
+    firstTap: { phone: PHONE, taps },
     dialogLatency: dialog.result ?? { notMeasured: dialog.error },
     signupLoad: signup,
     effectSend: send,
@@ -372,8 +433,8 @@ async function main(): Promise<void> {
       `and handlers from ${twin.htmlFiles} HTML files): the same HTML, CSS, font and hero picture. The ceiling is the ` +
       `same ${ceilingTextChars} characters of text as plain HTML (no JavaScript, CSS, fonts or images). ` +
       (effectPath
-        ? `The last column is the newest Effect of the Day's page (\`${effectPath}\`).`
-        : "No Effect of the Day was published, so no Effect page was measured."),
+        ? `The Effect page is the newest Effect of the Day's (\`${effectPath}\`); the archive is \`${ARCHIVE_PATH}\`; each beside the same page of the twin.`
+        : `No Effect of the Day was published, so no Effect page was measured; the archive is \`${ARCHIVE_PATH}\`.`),
     "",
     markdownTable(header, rows),
     "",
@@ -384,9 +445,16 @@ async function main(): Promise<void> {
       ? []
       : [`| Dialog opens within ${TARGET_MEDIAN_MS} ms of a click | - | ${dialog.error} |`]),
     "",
-    `JavaScript a first visit downloads (load, a mouse move, scroll to the bottom), gzipped: **${kb(firstVisit.totalGzipBytes)}** ` +
+    `JavaScript a first visit downloads (load, the scripts that follow by themselves, scroll to the bottom), gzipped: **${kb(firstVisit.totalGzipBytes)}** ` +
       `(${bytesExact(firstVisit.totalGzipBytes)}; target ${bytesExact(TARGET_FIRST_VISIT_BYTES)}, budget ` +
       `${kb(firstVisit.budgetBytes)}; \`npm run size\` lists it per file).`,
+    "",
+    taps.length > 0
+      ? `The first tap on "Join the Movement" on a phone (${phoneDescription()}; one cold visit per tap, ${TAP_RUNS} per ` +
+        `delay), from the tap's \`pointerdown\` to the first frame drawn with the dialog visible: ` +
+        taps.map((tap) => `${tap.afterLoadMs / 1000} s after load, ${tapLine(tap)}`).join("; ") +
+        "."
+      : "The first tap was not measured (BENCH_SKIP).",
     "",
     dialog.result
       ? `"Join the Movement" to its dialog (\`npm run bench:dialog\`), the landing page in Chromium with the CPU ` +

@@ -31,12 +31,10 @@ export const VIEWPORTS = {
 } as const;
 
 /**
- * Moves the mouse, which starts the page's scripts as a visitor's first interaction does
- * (src/loading/script-starter.ts), and waits until React has taken over the pre-rendered HTML.
+ * Waits, doing nothing a visitor would not, until React has taken over the pre-rendered HTML: the
+ * page's scripts start by themselves once it has loaded (src/loading/script-starter.ts).
  */
 export async function untilHydrated(page: Page): Promise<void> {
-  await page.mouse.move(1, 1);
-  await page.mouse.move(2, 2);
   await page.waitForFunction(
     () => {
       const root = document.getElementById("gatsby-focus-wrapper");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { withoutScripts, writeTwin } from "../twin";
 
 // The shapes of Gatsby's output the twin meets: today's build, whose scripts sit in <body> and
-// run at once, and a build that keeps them in a template and starts them on the first interaction.
+// run at once, and a build that keeps them in a template and starts them once the page has loaded.
 const HEAD =
   '<head><meta charset="utf-8"/><link rel="preload" href="/static/anton.woff2" as="font" type="font/woff2" crossorigin="anonymous"/>' +
   '<link rel="stylesheet" href="/styles.css"/>' +

@@ -1,16 +1,18 @@
 /**
- * Gatsby's scripts wait for the visitor. The pre-rendered HTML already shows everything on the
- * first screen, so React and Gatsby's runtime (about 75 KB gzipped) are not fetched while the page
- * paints: `gatsby-ssr.tsx` puts Gatsby's script elements inside an inert
- * `<template id="gatsby-scripts">` and adds STARTER_SCRIPT, which copies them into the document
- *  - on the visitor's first interaction (pointer, key, touch, wheel, scroll, mouse move), once
- *    the page has loaded (its largest element, the hero picture, is painted by then), or
+ * Gatsby's scripts wait for the page to paint, then come by themselves. The pre-rendered HTML
+ * already shows everything on the first screen, so React and Gatsby's runtime (about 75 KB
+ * gzipped) are not fetched while the page paints: `gatsby-ssr.tsx` puts Gatsby's script elements
+ * inside an inert `<template id="gatsby-scripts">` and adds STARTER_SCRIPT, which copies them into
+ * the document
+ *  - when the browser is first idle after `load` (by then the largest element, the hero picture,
+ *    is painted), so they arrive while the visitor reads and the first tap is answered at once, or
  *  - at once on a click on a signup trigger (below), or
  *  - at once when the address carries a mail link (`?confirm=`, `?unsubscribe=`): that screen
  *    exists only with them.
- * Chosen by measurement (`npm run bench:strategies`, bench/RESULTS.md): starting them when the
- * browser is idle after `load` puts their download and evaluation inside the window Lighthouse
- * measures, with more blocking time.
+ * Chosen by measurement (`npm run bench:strategies`, bench/RESULTS.md): on a phone (150 ms round
+ * trip, 1.6 Mbps, CPU 4x slower) a tap 1 s or 3 s after `load` opens the dialog in well under
+ * 100 ms this way; fetching them on the first interaction took over a second, and prefetching
+ * them at idle but running them on the first interaction about 600 ms.
  *
  * A click on a signup trigger (`<a data-signup-trigger href="#newsletter">`, see
  * signup-trigger.tsx) made before React has taken over is remembered in SIGNUP_WANTED and the
@@ -27,13 +29,11 @@ import { PAGE_PATH_DATA_ID, SCRIPTS_TEMPLATE_ID, SIGNUP_WANTED } from "./starter
 /** How long a remembered click waits for the scripts before the link leads to the card instead. */
 export const TRIGGER_FALLBACK_MS = 10_000;
 
-/** The events that count as the visitor's first interaction. */
-export const START_EVENTS = ["pointerdown", "keydown", "touchstart", "wheel", "scroll", "mousemove"] as const;
+/** The longest the scripts wait for an idle moment after `load` (a page kept busy gets them anyway). */
+export const IDLE_TIMEOUT_MS = 2_000;
 
 export const STARTER_SCRIPT = `(function () {
   var w = window, d = document, started = false, failed = false;
-  var events = ${JSON.stringify(START_EVENTS)};
-  var listen = { capture: true, passive: true };
   function toCard(trigger) {
     trigger.removeAttribute("aria-busy");
     var card = d.getElementById(trigger.getAttribute("href").slice(1));
@@ -50,7 +50,6 @@ export const STARTER_SCRIPT = `(function () {
   function start() {
     if (started) return;
     started = true;
-    for (var i = 0; i < events.length; i++) w.removeEventListener(events[i], interacted, listen);
     var template = d.getElementById("${SCRIPTS_TEMPLATE_ID}");
     if (!template || !template.content) return;
     var pagePath = d.getElementById("${PAGE_PATH_DATA_ID}");
@@ -80,12 +79,11 @@ export const STARTER_SCRIPT = `(function () {
       if (w.${SIGNUP_WANTED}) fail();
     }, ${TRIGGER_FALLBACK_MS});
   }, true);
-  // An interaction before the page has loaded (its hero picture painted) waits for \`load\`, so
-  // the scripts never compete with the picture for the connection.
-  function interacted() {
-    if (d.readyState === "complete") start();
-    else w.addEventListener("load", start);
+  function whenIdle() {
+    if (w.requestIdleCallback) w.requestIdleCallback(start, { timeout: ${IDLE_TIMEOUT_MS} });
+    else setTimeout(start, 0);
   }
   if (/[?&](confirm|unsubscribe)=/.test(location.search)) start();
-  else for (var k = 0; k < events.length; k++) w.addEventListener(events[k], interacted, listen);
+  else if (d.readyState === "complete") whenIdle();
+  else w.addEventListener("load", whenIdle);
 })();`;
