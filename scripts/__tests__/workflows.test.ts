@@ -18,6 +18,7 @@ type Workflow = {
   jobs: Record<
     string,
     {
+      container?: string;
       environment?: string | { name: string };
       steps: { run?: string; uses?: string; with?: Record<string, string> }[];
     }
@@ -39,14 +40,11 @@ describe("the workflows", () => {
     try {
       cpSync(path.join(ROOT, ".github"), path.join(dir, ".github"), { recursive: true });
       const file = path.join(dir, ".github/workflows/test.yml");
-      writeFileSync(
-        file,
-        readFileSync(file, "utf8").replace("node-version-file: .nvmrc", "node-versoin-file: .nvmrc"),
-      );
+      writeFileSync(file, readFileSync(file, "utf8").replace("timeout-minutes: 60", "timeout-minuts: 60"));
       const run = actionlint(dir);
       expect(run.status).toBe(1);
       expect(run.stdout).toMatch(
-        /\.github\/workflows\/test\.yml:\d+:\d+ input "node-versoin-file" is not defined/,
+        /\.github\/workflows\/test\.yml:\d+:\d+ unexpected key "timeout-minuts" for "job" section/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -59,6 +57,16 @@ describe("the workflows", () => {
     expect(steps(flow).map((step) => step.run)).toEqual(
       expect.arrayContaining(["bash .ci/run", "npm run check:content"]),
     );
+  });
+
+  it("run on the Node that .nvmrc names, as deployed", () => {
+    const node = readFileSync(path.join(ROOT, ".nvmrc"), "utf8").trim();
+    expect(workflow("test.yml").jobs.test.container).toBe(`node:${node}-bookworm`);
+    const setups = ["test.yml", "deploy-site.yml"].flatMap((name) =>
+      steps(workflow(name)).filter((step) => step.uses?.startsWith("actions/setup-node@")),
+    );
+    expect(setups.length).toBeGreaterThan(0);
+    for (const setup of setups) expect(setup.with?.["node-version-file"]).toBe(".nvmrc");
   });
 
   it("deploy the site from main when a page can change, every morning, and keep Gatsby's cache", () => {
