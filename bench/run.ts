@@ -5,7 +5,7 @@
  * are in (`npm run bench:dialog`), the signup endpoint under load (`npm run bench:signup`) and an
  * Effect sent to 10,000 subscribers (`npm run bench:send`). Prints the tables, writes
  * bench/results.json and bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
- * `BENCH_SKIP=dialog,signup,send` leaves those pieces out (for a quick check of the rest).
+ * `BENCH_SKIP=tap,dialog,signup,send` leaves those pieces out (for a quick check of the rest).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -93,7 +93,6 @@ interface Verdict {
   detail: string;
 }
 
-/** The targets, each with whether it is met and, if not, by how much it is missed. */
 const over = (value: number, limit: number, unit: (value: number) => string) =>
   value <= limit ? "" : `, ${unit(value - limit)} over`;
 
@@ -126,6 +125,7 @@ const tapVerdicts = (taps: TapResult[]): Verdict[] =>
     detail: `${ms(tap.medianMs)}, max ${ms(tap.maxMs)}` + over(tap.medianMs, tap.targetMs, ms),
   }));
 
+/** The targets, each with whether it is met and, if not, by how much it is missed. */
 function targets(landing: Run, twin: Run, firstVisit: FirstVisitJs, dialog: DialogLatency | null): Verdict[] {
   return [
     ...CATEGORIES.map((category) => ({
