@@ -95,13 +95,20 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
     .map((origin) => origin.trim())
     .filter(Boolean)
     .map((origin) => {
+      let url: URL | undefined;
       try {
-        return new URL(origin).origin;
+        url = new URL(origin);
       } catch {
+        // reported below
+      }
+      // Without a scheme, "localhost:8000" parses as a URL whose origin is "null": the origin a
+      // sandboxed frame on any site sends. Only http(s) origins are allowed.
+      if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
         throw new ConfigError(
-          `ALLOWED_ORIGINS holds "${origin}", which is not an origin like https://example.com`,
+          `ALLOWED_ORIGINS holds "${origin}", which is not an origin like https://example.com (scheme included)`,
         );
       }
+      return url.origin;
     });
   if (allowedOrigins.length === 0) allowedOrigins.push(new URL(siteUrl).origin);
   const newsletterName = env.NEWSLETTER_NAME?.trim() || DEFAULT_NEWSLETTER;

@@ -39,6 +39,14 @@ describe("configuration", () => {
     expect(() => parseConfig({ ALLOWED_ORIGINS: "*" })).toThrow(/ALLOWED_ORIGINS/);
   });
 
+  it("refuses an allowed origin without its scheme, which would allow the origin null", () => {
+    for (const entry of ["localhost:8000", "thepurposeeffect.example", "null", "file:///tmp/page.html"]) {
+      expect(() => parseConfig({ ALLOWED_ORIGINS: `https://thepurposeeffect.example, ${entry}` })).toThrow(
+        new RegExp(`ALLOWED_ORIGINS holds "${entry.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"`),
+      );
+    }
+  });
+
   it("warns when the one-click unsubscribe address is not https outside this machine", () => {
     expect(configWarnings(parseConfig({ SITE_URL: "http://thepurposeeffect.example" }))).toEqual([
       expect.stringContaining("not https"),
