@@ -84,6 +84,25 @@ export function parseEffectCommand(
   return { action, date: day };
 }
 
+/**
+ * A command that arrived as JSON (from `npm run effect` over the operator socket), checked by the
+ * same rules as the command line: an unknown action, a bad date, an option of another action or
+ * an unknown field is refused, never read as a send.
+ */
+export function effectCommandFromJson(value: unknown): EffectCommand {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new EffectUsageError("The command is not an object.");
+  const { action, date, to, retryUnknown, ...rest } = value as Record<string, unknown>;
+  const unknownFields = Object.keys(rest);
+  if (unknownFields.length > 0) throw new EffectUsageError(`Unknown field "${unknownFields.join('", "')}".`);
+  if (typeof action !== "string" || typeof date !== "string")
+    throw new EffectUsageError("The command needs an action and a date, as text.");
+  if (to !== undefined && typeof to !== "string") throw new EffectUsageError("--to takes an address.");
+  if (retryUnknown !== undefined && typeof retryUnknown !== "boolean")
+    throw new EffectUsageError("--retry-unknown takes no value.");
+  return parseEffectCommand([action, date], { to, "retry-unknown": retryUnknown || undefined });
+}
+
 /** This sender's name on the rows it holds, unique across hosts, processes and runs. */
 export const senderName = () => `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 

@@ -10,7 +10,7 @@ import { createServer, request as httpRequest } from "node:http";
 import path from "node:path";
 import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import { type EffectCommand, EffectUsageError } from "./effect-commands.ts";
+import { type EffectCommand, effectCommandFromJson, EffectUsageError } from "./effect-commands.ts";
 
 export const operatorSocketPath = (dataDir: string) => path.join(dataDir, "effect.sock");
 const MAX_SOCKET_PATH_BYTES = 107;
@@ -39,9 +39,10 @@ export async function startOperatorSocket(
       });
       let command: EffectCommand;
       try {
-        command = JSON.parse(Buffer.concat(chunks).toString("utf8")) as EffectCommand;
-      } catch {
-        response.writeHead(400).end("The command is not JSON.\n");
+        command = effectCommandFromJson(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      } catch (error) {
+        const message = error instanceof EffectUsageError ? error.message : "The command is not JSON.";
+        response.writeHead(400).end(`${message}\n`);
         return;
       }
       log.info(`effect ${command.action} ${command.date} (from npm run effect)`);
