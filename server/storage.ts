@@ -3,7 +3,7 @@
  * else embedded PGlite in `$DATA_DIR/pglite`. Both are migrated on open. PGlite allows one
  * process per folder (server/data-dir-lock.ts).
  */
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createPostgresExecutor } from "../supabase/functions/_shared/drivers/postgres-executor.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/sql-executor.ts";
@@ -26,6 +26,35 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/**
+ * The data folder holds addresses and live confirmation links (PGlite's files, the outbox), so it
+ * is its owner's alone. The folder itself is 0700, which keeps every other account out of all it
+ * holds; from here on what this process creates gets no group or other access (umask 077), and
+ * what is there already is tightened to folders 0700 and files 0600. PGlite sets its own files'
+ * modes (0666, its WebAssembly file system ignores the umask), so its folder is tightened again
+ * when it closes. Every host that opens the data folder comes through openStorage: the local stack
+ * and the `effect` and `subscribers` commands.
+ */
+export function keepDataPrivate(dataDir: string): void {
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  tightenModes(dataDir);
+}
+
+/** `dir` and everything under it: folders 0700, files 0600 (symbolic links left as they are). */
+function tightenModes(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isSymbolicLink()) continue;
+    try {
+      chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+    } catch (error) {
+      // Gone meanwhile (a stack that holds the folder removed it): nothing left to tighten.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+}
+
 export function describeDatabaseUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -36,6 +65,7 @@ export function describeDatabaseUrl(url: string): string {
 }
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
+  keepDataPrivate(options.dataDir);
   if (options.databaseUrl) {
     const description = describeDatabaseUrl(options.databaseUrl);
     const db = createPostgresExecutor(options.databaseUrl);
@@ -47,7 +77,6 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       throw error;
     }
   }
-  mkdirSync(options.dataDir, { recursive: true });
   const unlock = lockDataDir(options.dataDir);
   const folder = path.join(options.dataDir, "pglite");
   try {
@@ -64,6 +93,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       async close() {
         try {
           await db.close();
+          tightenModes(folder);
         } finally {
           unlock();
         }
