@@ -35,7 +35,7 @@ export interface Storage {
  * when it closes. Every host that opens the data folder comes through openStorage: the local stack
  * and the `effect` and `subscribers` commands.
  */
-export function keepDataPrivate(dataDir: string): void {
+function keepDataPrivate(dataDir: string): void {
   process.umask(0o077);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   tightenModes(dataDir);
