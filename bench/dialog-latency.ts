@@ -9,6 +9,7 @@ import { buildSiteIfStale } from "../scripts/site-build";
 import { launchChromium, untilHydrated, VIEWPORTS } from "../toolkit/browser";
 import { startStack } from "../toolkit/stack";
 import { content, SPEC } from "../toolkit/texts";
+import { dialogProbe, resetProbe, untilDialogShown } from "./dialog-probe";
 import { median } from "./lighthouse";
 
 export const CLICKS = 10;
@@ -27,62 +28,11 @@ export interface DialogLatency {
   targetMedianMs: number;
 }
 
-interface Probe {
-  clickAt: number | null;
-  shownAt: number | null;
-}
-
-/**
- * The probe put in the page: a capture listener keeps the click's `timeStamp`, and when a dialog
- * appears the first animation frame that finds it visible, plus the task after it (the frame has
- * then been drawn), gives `shownAt`. Both are on the page's own clock (`performance.now()`). It is
- * a string because the TypeScript runner would wrap named functions in a helper the page lacks.
- */
-const PROBE = `(() => {
-  const probe = { clickAt: null, shownAt: null, watching: false };
-  window.dialogProbe = probe;
-  addEventListener("click", (event) => {
-    if (event.isTrusted && probe.clickAt === null) probe.clickAt = event.timeStamp;
-  }, { capture: true });
-  const visibleDialog = () =>
-    Array.from(document.querySelectorAll('[role="dialog"]')).find((dialog) => dialog.checkVisibility());
-  const afterNextFrame = () => {
-    if (visibleDialog()) {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        probe.shownAt = performance.now();
-      };
-      channel.port2.postMessage(null);
-    } else if (document.querySelector('[role="dialog"]')) {
-      requestAnimationFrame(afterNextFrame);
-    } else {
-      probe.watching = false;
-    }
-  };
-  // Added to the page, or shown by an attribute (hidden, open, a class): either counts.
-  new MutationObserver(() => {
-    if (probe.clickAt === null || probe.shownAt !== null || probe.watching) return;
-    probe.watching = true;
-    requestAnimationFrame(afterNextFrame);
-  }).observe(document.body, { childList: true, subtree: true, attributes: true });
-})()`;
-
 /** One click on "Join the Movement": the milliseconds from its click event to the dialog's first frame. */
 async function timeOneClick(page: Page): Promise<number> {
-  await page.evaluate(() => {
-    const probe = (window as unknown as { dialogProbe: Probe & { watching: boolean } }).dialogProbe;
-    Object.assign(probe, { clickAt: null, shownAt: null, watching: false });
-  });
+  await resetProbe(page);
   await page.getByRole("button", { name: SPEC.joinTheMovement, exact: true }).click();
-  const handle = await page.waitForFunction(
-    () => {
-      const { clickAt, shownAt } = (window as unknown as { dialogProbe: Probe }).dialogProbe;
-      return clickAt !== null && shownAt !== null ? shownAt - clickAt : null;
-    },
-    undefined,
-    { timeout: 15_000 },
-  );
-  const latency = (await handle.jsonValue()) as number;
+  const latency = await untilDialogShown(page, 15_000);
   const dialog = page.getByRole("dialog", { name: content.newsletter.dialog.title });
   await dialog.waitFor({ state: "visible" });
   await page.keyboard.press("Escape");
@@ -102,7 +52,7 @@ export async function measureDialogLatency(url: string, clicks = CLICKS): Promis
     await untilHydrated(page);
     // The clicks measure the dialog, not the scripts and data still arriving after hydration.
     await page.waitForLoadState("networkidle");
-    await page.evaluate(PROBE);
+    await page.evaluate(dialogProbe("click"));
     const latenciesMs: number[] = [];
     for (let index = 0; index < clicks; index += 1) {
       latenciesMs.push(Math.round(await timeOneClick(page)));

@@ -9,6 +9,7 @@
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { launchChromium, VIEWPORTS } from "../toolkit/browser";
 import { SPEC } from "../toolkit/texts";
+import { dialogProbe, untilDialogShown } from "./dialog-probe";
 import { median } from "./lighthouse";
 
 /** The issue's phone: Lighthouse's "slow 4G" round trip and bandwidth, DevTools' 4x CPU slowdown. */
@@ -39,43 +40,6 @@ export interface TapResult {
   medianMs: number;
   maxMs: number;
   targetMs: number;
-}
-
-/**
- * Put in the page before its own scripts: keeps the first trusted `pointerdown`'s time stamp, and
- * when a dialog becomes visible, the task after the first animation frame that finds it so (the
- * frame has then been drawn) gives `shownAt`. Both on the page's clock. A string, so the
- * TypeScript runner adds no helpers the page lacks.
- */
-const PROBE = `(() => {
-  const probe = { tapAt: null, shownAt: null, watching: false };
-  window.tapProbe = probe;
-  addEventListener("pointerdown", (event) => {
-    if (event.isTrusted && probe.tapAt === null) probe.tapAt = event.timeStamp;
-  }, { capture: true });
-  const visibleDialog = () =>
-    Array.from(document.querySelectorAll('[role="dialog"]')).find((dialog) => dialog.checkVisibility());
-  const afterNextFrame = () => {
-    if (visibleDialog()) {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => { probe.shownAt = performance.now(); };
-      channel.port2.postMessage(null);
-    } else {
-      requestAnimationFrame(afterNextFrame);
-    }
-  };
-  addEventListener("DOMContentLoaded", () => {
-    new MutationObserver(() => {
-      if (probe.tapAt === null || probe.shownAt !== null || probe.watching) return;
-      probe.watching = true;
-      requestAnimationFrame(afterNextFrame);
-    }).observe(document.body, { childList: true, subtree: true, attributes: true });
-  });
-})()`;
-
-interface Probe {
-  tapAt: number | null;
-  shownAt: number | null;
 }
 
 async function throttle(cdp: CDPSession): Promise<void> {
@@ -109,7 +73,7 @@ async function untilAfterLoad(page: Page, afterLoadMs: number): Promise<void> {
 async function tapOnce(browser: Browser, url: string, afterLoadMs: number): Promise<number> {
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, hasTouch: true, isMobile: true });
   try {
-    await context.addInitScript(PROBE);
+    await context.addInitScript(dialogProbe("pointerdown"));
     const page = await context.newPage();
     await throttle(await context.newCDPSession(page));
     await page.goto(url, { waitUntil: "load", timeout: 60_000 });
@@ -119,17 +83,7 @@ async function tapOnce(browser: Browser, url: string, afterLoadMs: number): Prom
       .locator("[data-signup-trigger]", { hasText: SPEC.joinTheMovement })
       .first()
       .tap({ timeout: 5_000 });
-    const handle = await page
-      .waitForFunction(
-        () => {
-          const { tapAt, shownAt } = (window as unknown as { tapProbe: Probe }).tapProbe;
-          return tapAt !== null && shownAt !== null ? shownAt - tapAt : null;
-        },
-        undefined,
-        { timeout: GIVE_UP_MS, polling: 20 },
-      )
-      .catch(() => null);
-    return handle ? Math.round((await handle.jsonValue()) as number) : GIVE_UP_MS;
+    return Math.round(await untilDialogShown(page, GIVE_UP_MS).catch(() => GIVE_UP_MS));
   } finally {
     await context.close();
   }
