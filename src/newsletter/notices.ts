@@ -1,8 +1,5 @@
-export interface Notice {
-  tone: "success" | "error";
-  title: string;
-  description: string;
-}
+// Type only: the toaster itself is downloaded with the first notice (below).
+import type { Notice } from "./toaster";
 
 type ShowNotice = (notice: Notice) => void;
 

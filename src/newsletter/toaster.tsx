@@ -2,7 +2,13 @@ import { useEffect, useLayoutEffect, useRef } from "react";
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { Bounce, ToastContainer, toast, type ToastTransitionProps } from "react-toastify";
-import type { Notice } from "./notices";
+
+/** What a notice says; `showNotice` (notices.ts) hands it here. */
+export interface Notice {
+  tone: "success" | "error";
+  title: string;
+  description: string;
+}
 
 /**
  * A notice that is simply there, then gone, for visitors who ask for reduced motion: react-toastify
