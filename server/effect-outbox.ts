@@ -1,6 +1,6 @@
 /**
  * The Effect's transport without `SMTP_URL`: each mail becomes an `.eml` file in
- * `$DATA_DIR/outbox/`, as the confirmation mail does (server/outbox-mailer.ts), so a send can be
+ * `$DATA_DIR/outbox/`, as the confirmation mail does (supabase/functions/_shared/mail/transports/outbox.ts), so a send can be
  * tried end to end without a mail server.
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";

@@ -28,7 +28,7 @@ export const functionFor = (action: SubscriptionLink["action"]) =>
   action === "confirm" ? "confirm-subscription" : "unsubscribe";
 
 /**
- * Reads the function's answer per the contract in design.md: 410 is an expired link, 400 and 404
+ * Reads the function's answer per the functions' contract (docs/architecture.md): 410 is an expired link, 400 and 404
  * a link that was never valid; anything else (network, 5xx, 429) may work on a later try.
  */
 export function outcomeOf(result: { ok: boolean; status?: number }): LinkOutcome {

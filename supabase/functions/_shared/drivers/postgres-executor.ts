@@ -5,7 +5,7 @@
  *
  * An outage must cost a visitor seconds, not minutes: a connection that cannot be made fails
  * within `connectTimeoutMs` and the next request tries afresh, so signups answer 503 quickly while
- * PostgreSQL is down and work again as soon as it is back. (postgres.js, used before, delayed
+ * PostgreSQL is down and work again as soon as it is back. (The postgres package, used before, delayed
  * every connection by a back-off shared across its pool, up to 20 s, and crashed the process when
  * the server went away inside a transaction: porsager/postgres#1154, #1208, unfixed upstream.)
  */

@@ -13,7 +13,7 @@ export function createPooledSmtpTransport(smtpUrl: string, maxConnections: numbe
   if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
     throw new Error(`SMTP_URL must start with smtp:// or smtps:// (got "${url.protocol}//...")`);
   }
-  // As in smtp-mailer.ts: given a `url`, nodemailer would drop every other option.
+  // As in smtp.ts: given a `url`, nodemailer would drop every other option.
   const transport = nodemailer.createTransport({
     ...SMTP_TIMEOUTS,
     pool: true,
