@@ -87,8 +87,10 @@ export function commentReferences(file: string, text: string): Reference[] {
       inBlock = !line.includes("*/");
     } else {
       const at = line.indexOf("// ");
-      // Not the `//` of a URL.
-      if (at !== -1 && line[at - 1] !== ":") comment = line.slice(at);
+      const before = line.slice(0, Math.max(at, 0));
+      // Not the `//` of a URL, nor one inside a string.
+      const inString = [`"`, `'`, "`"].some((quote) => before.split(quote).length % 2 === 0);
+      if (at !== -1 && line[at - 1] !== ":" && !inString) comment = line.slice(at);
     }
     for (const [name] of comment.matchAll(new RegExp(`[\\w.@/-]+\\.(?:${EXTENSIONS})\\b`, "g"))) {
       const start = comment.indexOf(name);
