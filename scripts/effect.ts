@@ -64,7 +64,8 @@ export async function run(args: string[], env = process.env, signal?: AbortSigna
     return `(run by the local stack that holds ${dataDir})\n${answer.output}`;
   }
   const defaultSiteUrl = `http://localhost:${env.PORT?.trim() || 8000}`;
-  const storage = await openStorage({ databaseUrl, dataDir });
+  // status and preview only read: a PostgreSQL database is never migrated by them.
+  const storage = await openStorage({ databaseUrl, dataDir, readOnly: command.action !== "send" });
   try {
     const log = maskingLogger(stdoutLogger);
     if (!databaseUrl) {

@@ -96,7 +96,8 @@ export function toCsv(rows: ExportRow[]): string {
 export async function run(args: string[], env = process.env): Promise<string> {
   const command = parseCommand(args);
   const { databaseUrl, dataDir } = parseLocalEnv(env);
-  const storage = await openStorage({ databaseUrl, dataDir });
+  // Both commands only read: a PostgreSQL database is never migrated by them.
+  const storage = await openStorage({ databaseUrl, dataDir, readOnly: true });
   try {
     const store = createAdminQueries(storage.db);
     if (command.action === "stats") {

@@ -19,6 +19,26 @@ export interface MigrationReport {
   changed: string[];
 }
 
+const migrationFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+
+/**
+ * The migrations `db` has not had, in name order, without changing anything: for commands that
+ * only read (`subscribers stats`, `export`, `effect status`), which must not alter a production
+ * database's schema.
+ */
+export async function pendingMigrations(db: SqlExecutor, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const [table] = await db.query<{ present: boolean }>(
+    `select to_regclass('schema_migrations') is not null as present`,
+  );
+  const applied = table?.present
+    ? new Set((await db.query<{ name: string }>(`select name from schema_migrations`)).map((row) => row.name))
+    : new Set<string>();
+  return migrationFiles(dir).filter((name) => !applied.has(name));
+}
+
 export async function migrate(db: SqlExecutor, dir = MIGRATIONS_DIR): Promise<MigrationReport> {
   await db.exec(`
     create table if not exists schema_migrations (
@@ -28,9 +48,7 @@ export async function migrate(db: SqlExecutor, dir = MIGRATIONS_DIR): Promise<Mi
     );
     alter table schema_migrations enable row level security;
   `);
-  const files = readdirSync(dir)
-    .filter((name) => name.endsWith(".sql"))
-    .sort();
+  const files = migrationFiles(dir);
   const report: MigrationReport = { applied: [], changed: [] };
   for (const name of files) {
     const script = readFileSync(path.join(dir, name), "utf8");

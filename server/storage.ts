@@ -8,12 +8,17 @@ import path from "node:path";
 import { createPostgresExecutor } from "../supabase/functions/_shared/drivers/postgres-executor.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/sql-executor.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
-import { migrate, type MigrationReport } from "./migrations.ts";
+import { migrate, type MigrationReport, pendingMigrations } from "./migrations.ts";
 import { createPgliteExecutor } from "./pglite-executor.ts";
 
 export interface StorageOptions {
   databaseUrl?: string;
   dataDir: string;
+  /**
+   * For commands that only read: a database at `databaseUrl` is not migrated, and one that lacks a
+   * migration is refused. (A PGlite folder is this machine's own and is migrated as the stack would.)
+   */
+  readOnly?: boolean;
 }
 
 export interface Storage {
@@ -70,6 +75,21 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     const description = describeDatabaseUrl(options.databaseUrl);
     const db = createPostgresExecutor(options.databaseUrl);
     try {
+      if (options.readOnly) {
+        const pending = await pendingMigrations(db);
+        if (pending.length > 0)
+          throw new Error(
+            `${description} lacks the migrations ${pending.join(", ")}; this command only reads and changes no schema: ` +
+              "apply them first (start the local stack, or `supabase db push`).",
+          );
+        return {
+          db,
+          description,
+          migrations: { applied: [], changed: [] },
+          exclusive: false,
+          close: () => db.close(),
+        };
+      }
       const migrations = await migrate(db);
       return { db, description, migrations, exclusive: false, close: () => db.close() };
     } catch (error) {

@@ -2,11 +2,17 @@
  * `npm run subscribers`: counts and CSV from the same storage the local stack uses.
  */
 import { execFile } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { linkIn, waitForOutbox } from "../../toolkit/outbox.ts";
 import { startTestStack, type TestStack } from "../../server/testing/test-stack.ts";
+import { migrate } from "../../server/migrations.ts";
+import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
+import type { SqlExecutor } from "../../supabase/functions/_shared/sql-executor.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
+import { run as runEffect } from "../effect.ts";
 import { csvField, parseCommand, run } from "../subscribers.ts";
 
 jest.setTimeout(60_000);
@@ -114,5 +120,47 @@ describe("CSV fields", () => {
     expect(csvField('a "quoted", value')).toBe('"a ""quoted"", value"');
     expect(csvField("=cmd@example.com")).toBe("'=cmd@example.com");
     expect(csvField("+1@example.com")).toBe("'+1@example.com");
+  });
+});
+
+const postgresServer = testPostgresUrl();
+(postgresServer ? describe : describe.skip)("on a PostgreSQL database (DATABASE_URL)", () => {
+  let database: TestDatabase;
+  let db: SqlExecutor;
+  let dataDir: string;
+  const tables = async () =>
+    (
+      await db.query<{ name: string }>(
+        "select table_name as name from information_schema.tables where table_schema = 'public' order by 1",
+      )
+    ).map((row) => row.name);
+
+  beforeEach(async () => {
+    database = await createTestDatabase(postgresServer as string);
+    db = createPostgresExecutor(database.url);
+    dataDir = mkdtempSync(path.join(tmpdir(), "subscribers-"));
+  });
+  afterEach(async () => {
+    await db.close();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("refuses a database that lacks a migration and changes nothing, where it only reads", async () => {
+    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
+    for (const args of [["stats"], ["export"]]) {
+      await expect(run(args, env)).rejects.toThrow(/lacks the migrations 20261122000000_subscribers\.sql, /);
+    }
+    // So does `npm run effect -- status`.
+    await expect(runEffect(["status", "2026-11-23"], env)).rejects.toThrow(/lacks the migrations/);
+    expect(await tables()).toEqual([]);
+  });
+
+  it("reads a migrated database without applying anything", async () => {
+    await migrate(db);
+    const applied = await db.query("select name, applied_at from schema_migrations order by name");
+    const stats = await run(["stats"], { DATABASE_URL: database.url, DATA_DIR: dataDir });
+    expect(stats).toMatch(/total\s+0/);
+    expect(await db.query("select name, applied_at from schema_migrations order by name")).toEqual(applied);
   });
 });
