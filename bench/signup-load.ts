@@ -260,12 +260,15 @@ async function main(): Promise<void> {
   let database: TestDatabase | undefined;
   try {
     const serverUrl =
-      process.env.DATABASE_URL ?? (postgresAvailable() ? (postgres = await startPostgres()).url : undefined);
+      process.env.TEST_DATABASE_URL ??
+      (postgresAvailable() ? (postgres = await startPostgres()).url : undefined);
     if (serverUrl) {
       database = await createTestDatabase(serverUrl);
       scenarios.push(await stackScenario("local stack, PostgreSQL", { DATABASE_URL: database.url }));
     } else {
-      console.error("PostgreSQL skipped: no binaries at /usr/lib/postgresql/15/bin and no DATABASE_URL.");
+      console.error(
+        "PostgreSQL skipped: no binaries at /usr/lib/postgresql/15/bin and no TEST_DATABASE_URL.",
+      );
     }
   } finally {
     await database?.drop();

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 
-/** The server the global setup started (or DATABASE_URL); undefined when PostgreSQL is skipped. */
+/** The server the global setup started (or TEST_DATABASE_URL); undefined when PostgreSQL is skipped. */
 export const testPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL;
 
 export interface TestDatabase {

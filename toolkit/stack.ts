@@ -30,6 +30,10 @@ export async function startStack(env: Record<string, string> = {}, timeoutMs = 6
       cwd: ROOT,
       env: {
         ...process.env,
+        // Never the owner's own database or mail server from the shell: PGlite and the outbox,
+        // unless the caller names them.
+        DATABASE_URL: "",
+        SMTP_URL: "",
         HOST: "127.0.0.1",
         PORT: String(port),
         DATA_DIR: dataDir,

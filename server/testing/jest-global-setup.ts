@@ -1,6 +1,7 @@
 /**
- * Before the backend tests: a PostgreSQL server for the integration suites. `DATABASE_URL`, when
- * set, is used instead (each test file creates its own database there). Without PostgreSQL
+ * Before the backend tests: a PostgreSQL server for the integration suites. `TEST_DATABASE_URL`,
+ * when set, names a server to use instead (each test file creates and drops its own database
+ * there). Never `DATABASE_URL`: that is the list's own database, which a test run must not touch. Without PostgreSQL
  * binaries the suites are skipped with one line, except under CI, where that is an error.
  */
 import {
@@ -16,12 +17,9 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
-  if (process.env.DATABASE_URL) {
-    process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
-    return;
-  }
+  if (process.env.TEST_DATABASE_URL) return;
   if (!postgresAvailable()) {
-    const hint = `no PostgreSQL at ${POSTGRES_BIN} (apt-get install postgresql, or set DATABASE_URL)`;
+    const hint = `no PostgreSQL at ${POSTGRES_BIN} (apt-get install postgresql, or set TEST_DATABASE_URL)`;
     if (process.env.CI)
       throw new Error(`The PostgreSQL integration tests need a server and CI is set: ${hint}.`);
     console.log(`\nPostgreSQL integration tests skipped: ${hint}.`);
