@@ -2,7 +2,7 @@ import path from "path";
 import type { GatsbyConfig } from "gatsby";
 import { readBrand } from "./src/content/read-brand";
 import { typeNameForFile } from "./src/content/schema";
-import { SIGNUP_RESULT_PAGES } from "./supabase/functions/_shared/signup-result-pages";
+import { SIGNUP_RESULT_PAGES } from "./supabase/functions/_shared/http/signup-result-pages";
 
 // The manifest is configured before GraphQL exists, so it reads the brand file directly;
 // everything on the pages comes through GraphQL. Gatsby can swallow an error thrown while it

@@ -10,7 +10,7 @@ import { cardInView, inlineCard } from "./support/newsletter";
 import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
 import { linkIn, mailsTo, waitForMailsTo } from "../toolkit/outbox";
 import { content, SPEC } from "../toolkit/texts";
-import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/signup-result-pages";
+import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/http/signup-result-pages";
 
 const { formResults } = content.newsletter;
 

@@ -7,7 +7,7 @@ import { scrollToBottom } from "../toolkit/first-visit";
 import { openSignupDialog } from "./support/newsletter";
 import { publishedFixtures } from "./support/effects";
 import { describeInBrowser, useSite } from "./support/site";
-import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/signup-result-pages";
+import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/http/signup-result-pages";
 
 /** Pictures for people to look at (ignored by git); the tests only check they were written. */
 const DIR = path.join(__dirname, "screenshots");

@@ -9,8 +9,8 @@ import {
   createAdminQueries,
   type ExportRow,
   SUBSCRIBER_STATUSES,
-} from "../supabase/functions/_shared/admin-queries.ts";
-import type { SubscriberStatus } from "../supabase/functions/_shared/subscription-lifecycle.ts";
+} from "../supabase/functions/_shared/subscriptions/admin-queries.ts";
+import type { SubscriberStatus } from "../supabase/functions/_shared/subscriptions/lifecycle.ts";
 import { parseLocalEnv } from "../server/local-env.ts";
 import { openStorage } from "../server/storage.ts";
 

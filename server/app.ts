@@ -6,7 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono } from "hono";
-import { forwardedClientAddress } from "../supabase/functions/_shared/client-address.ts";
+import { forwardedClientAddress } from "../supabase/functions/_shared/http/client-address.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import { isAdminPath } from "../site-headers/security-headers.ts";

@@ -8,8 +8,12 @@ import { mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { type Config, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
-import { createPooledSmtpTransport } from "../supabase/functions/_shared/mail/transports/pooled-smtp.ts";
-import { checkEmail, maskAddresses, maskEmail } from "../supabase/functions/_shared/email-address.ts";
+import { createPooledSmtpTransport } from "../supabase/functions/_shared/mail/pooled-smtp.ts";
+import {
+  checkEmail,
+  maskAddresses,
+  maskEmail,
+} from "../supabase/functions/_shared/subscriptions/email-address.ts";
 import { createRateLimiter } from "../supabase/functions/_shared/effect-sending/delivery-decisions.ts";
 import {
   createDeliveryStore,
@@ -24,8 +28,8 @@ import {
   type SendingConfig,
 } from "../supabase/functions/_shared/effect-sending/sending-config.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { SqlExecutor } from "../supabase/functions/_shared/sql-executor.ts";
-import { newToken } from "../supabase/functions/_shared/tokens.ts";
+import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
+import { newToken } from "../supabase/functions/_shared/subscriptions/tokens.ts";
 import { loadEdition } from "./effect-editions.ts";
 import { composeMime, createEffectOutbox, writeWhole } from "./effect-outbox.ts";
 

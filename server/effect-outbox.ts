@@ -6,7 +6,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { nodemailerFields } from "../supabase/functions/_shared/mail/transports/smtp.ts";
+import { nodemailerFields } from "../supabase/functions/_shared/mail/smtp.ts";
 import type { MailMessage } from "../supabase/functions/_shared/mail/mailer.ts";
 import type { EffectTransport } from "../supabase/functions/_shared/effect-sending/send-run.ts";
 

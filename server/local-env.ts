@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { Env } from "../supabase/functions/_shared/config.ts";
-import { parseTrustedHops } from "../supabase/functions/_shared/client-address.ts";
+import { parseTrustedHops } from "../supabase/functions/_shared/http/client-address.ts";
 
 export const ROOT = path.resolve(__dirname, "..");
 

@@ -12,8 +12,8 @@ import { createAdaptorServer } from "@hono/node-server";
 import { configWarnings, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
 import { type Logger, maskingLogger } from "../supabase/functions/_shared/logger.ts";
 import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
-import { createOutboxMailer } from "../supabase/functions/_shared/mail/transports/outbox.ts";
-import { createSmtpMailer } from "../supabase/functions/_shared/mail/transports/smtp.ts";
+import { createOutboxMailer } from "./outbox-mailer.ts";
+import { createSmtpMailer } from "../supabase/functions/_shared/mail/smtp.ts";
 import { createNewsletter, type Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import {
   adminSecurityHeaders,

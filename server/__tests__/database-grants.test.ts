@@ -5,7 +5,7 @@
  * as Supabase does, applies the migrations, and tries what the public anon key could.
  */
 import postgres from "postgres";
-import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
+import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { migrate } from "../migrations.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
 

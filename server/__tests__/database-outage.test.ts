@@ -4,9 +4,9 @@
  * stack survives a server stopped in the middle of a transaction, and signups work again within
  * 2 s of it being back.
  */
-import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
+import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { postgresAvailable, startPostgres, type PostgresServer } from "../../toolkit/postgres-server.ts";
-import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/signup-result-pages.ts";
+import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/http/signup-result-pages.ts";
 import { startTestStack, type TestStack } from "../testing/test-stack.ts";
 
 jest.setTimeout(120_000);

@@ -7,13 +7,13 @@ import type { ParsedMail } from "mailparser";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
+import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
-import type { SqlExecutor } from "../../supabase/functions/_shared/sql-executor.ts";
-import { createAdminQueries } from "../../supabase/functions/_shared/admin-queries.ts";
-import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions.ts";
-import { sha256Hex } from "../../supabase/functions/_shared/tokens.ts";
+import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
+import { createAdminQueries } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
+import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
+import { sha256Hex } from "../../supabase/functions/_shared/subscriptions/tokens.ts";
 import {
   type EffectCommand,
   type EffectContext,

@@ -2,7 +2,7 @@
  * The functions' contract (docs/architecture.md, "The functions' contract") through
  * HTTP against the local stack, once on PGlite and once on a real PostgreSQL server.
  */
-import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/admin-queries.ts";
+import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
 import { testPostgresUrl } from "../../toolkit/databases.ts";
 import { linkIn, oneClickUrl, waitForMailsTo, waitForOutbox } from "../../toolkit/outbox.ts";
 import { type Backend, startTestStack, type TestStack } from "../testing/test-stack.ts";

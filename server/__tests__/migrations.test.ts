@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { SqlExecutor } from "../../supabase/functions/_shared/sql-executor.ts";
+import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { migrate } from "../migrations.ts";
 import { createPgliteExecutor } from "../pglite-executor.ts";
 

@@ -4,7 +4,7 @@
  * HTTP against the local stack on PGlite and on a real PostgreSQL server, mail over real SMTP.
  * A form post from anywhere but the site is refused before anything is counted or stored.
  */
-import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/signup-result-pages.ts";
+import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/http/signup-result-pages.ts";
 import { testPostgresUrl } from "../../toolkit/databases.ts";
 import { linkIn, recipients } from "../../toolkit/outbox.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";

@@ -4,7 +4,7 @@
  */
 import type { ParsedMail } from "mailparser";
 import { createServer, type Server, type Socket } from "node:net";
-import { createSmtpMailer } from "../../supabase/functions/_shared/mail/transports/smtp.ts";
+import { createSmtpMailer } from "../../supabase/functions/_shared/mail/smtp.ts";
 import { freePort } from "../../toolkit/free-port.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
 import { linkIn, oneClickUrl, rawHeader, recipients } from "../../toolkit/outbox.ts";

@@ -4,10 +4,10 @@
  * for the other instead of the two deadlocking (PostgreSQL would abort one of them).
  */
 import postgres from "postgres";
-import { createPostgresExecutor } from "../../supabase/functions/_shared/drivers/postgres-executor.ts";
-import type { SqlExecutor } from "../../supabase/functions/_shared/sql-executor.ts";
-import { createMailQueue } from "../../supabase/functions/_shared/mail-queue.ts";
-import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions.ts";
+import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
+import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
+import { createMailQueue } from "../../supabase/functions/_shared/mail/mail-queue.ts";
+import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
 import { migrate } from "../migrations.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
 

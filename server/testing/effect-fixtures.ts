@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { MailEdition } from "../../supabase/functions/_shared/effect-sending/edition.ts";
-import type { SqlQueryable } from "../../supabase/functions/_shared/sql-executor.ts";
-import { sha256Hex } from "../../supabase/functions/_shared/tokens.ts";
+import type { SqlQueryable } from "../../supabase/functions/_shared/db/sql-executor.ts";
+import { sha256Hex } from "../../supabase/functions/_shared/subscriptions/tokens.ts";
 
 export function fixtureEdition(date: string, siteUrl = "https://www.thepurposeeffect.example"): MailEdition {
   const url = `${siteUrl}/effects/${date}/`;

@@ -1,7 +1,10 @@
 import { graphql, type HeadFC, type PageProps } from "gatsby";
 import type { Brand, EffectPages, Newsletter } from "../content/schema";
 import { Seo } from "../components/seo/seo";
-import { SIGNUP_CARD_ANCHOR, type SignupResult } from "../../supabase/functions/_shared/signup-result-pages";
+import {
+  SIGNUP_CARD_ANCHOR,
+  type SignupResult,
+} from "../../supabase/functions/_shared/http/signup-result-pages";
 
 export interface SignupResultContext {
   result: SignupResult;

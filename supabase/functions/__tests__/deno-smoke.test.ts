@@ -10,7 +10,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
-import { createPostgresExecutor } from "../_shared/drivers/postgres-executor.ts";
+import { createPostgresExecutor } from "../_shared/db/postgres-executor.ts";
 import { migrate } from "../../../server/migrations.ts";
 import { createTestDatabase, testPostgresUrl } from "../../../toolkit/databases.ts";
 import { freePort } from "../../../toolkit/free-port.ts";

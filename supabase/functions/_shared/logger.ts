@@ -1,4 +1,4 @@
-import { maskAddresses } from "./email-address.ts";
+import { maskAddresses } from "./subscriptions/email-address.ts";
 
 /** The functions' log: plain lines, never a raw address (see `maskEmail`). */
 export interface Logger {

@@ -8,7 +8,7 @@
  * and retries whose time has come), handed to the host's `waitUntil`. A host that lives between
  * requests may also call `deliverDue` on a timer (the local stack does, at `nextDueAt`).
  */
-import { createAdminQueries } from "./admin-queries.ts";
+import { createAdminQueries } from "./subscriptions/admin-queries.ts";
 import type { Config } from "./config.ts";
 import {
   type FunctionHandler,
@@ -16,18 +16,18 @@ import {
   isFunctionName,
   type RequestInfo,
   wrapFunction,
-} from "./function-wrapper.ts";
-import { confirmSubscription } from "./handlers/confirm-subscription.ts";
-import { sendConfirmation } from "./handlers/send-confirmation.ts";
-import { unsubscribe } from "./handlers/unsubscribe.ts";
-import { corsHeaders, errorResponse } from "./http.ts";
+} from "./http/function-wrapper.ts";
+import { confirmSubscription } from "./subscriptions/confirm-subscription.ts";
+import { sendConfirmation } from "./subscriptions/send-confirmation.ts";
+import { unsubscribe } from "./subscriptions/unsubscribe.ts";
+import { corsHeaders, errorResponse } from "./http/responses.ts";
 import type { Logger } from "./logger.ts";
-import { createMailQueue } from "./mail-queue.ts";
+import { createMailQueue } from "./mail/mail-queue.ts";
 import type { Mailer } from "./mail/mailer.ts";
-import { createMailSender } from "./mail/sender.ts";
-import { createRateLimit } from "./rate-limit.ts";
-import type { SqlExecutor } from "./sql-executor.ts";
-import { createSubscriptions } from "./subscriptions.ts";
+import { createMailSender } from "./mail/confirmation-sender.ts";
+import { createRateLimit } from "./subscriptions/rate-limit.ts";
+import type { SqlExecutor } from "./db/sql-executor.ts";
+import { createSubscriptions } from "./subscriptions/subscriber-store.ts";
 
 export interface NewsletterDeps {
   db: SqlExecutor;

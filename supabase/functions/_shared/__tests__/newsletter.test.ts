@@ -11,7 +11,7 @@ import { parseConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { MailMessage, Mailer } from "../mail/mailer.ts";
 import { createNewsletter, type Newsletter } from "../newsletter.ts";
-import type { SqlExecutor } from "../sql-executor.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
 
 jest.setTimeout(60_000);
 

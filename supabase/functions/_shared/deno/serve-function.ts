@@ -6,12 +6,12 @@
  * out of `tsc` (it is checked by `deno check`), because it uses Deno's globals.
  */
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
-import { supabaseClientAddress } from "../client-address.ts";
-import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
-import type { FunctionName } from "../function-wrapper.ts";
+import { supabaseClientAddress } from "../http/client-address.ts";
+import { createPostgresExecutor } from "../db/postgres-executor.ts";
+import type { FunctionName } from "../http/function-wrapper.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
-import { createLogMailer } from "../mail/transports/log.ts";
-import { createSmtpMailer } from "../mail/transports/smtp.ts";
+import { createLogMailer } from "../mail/log-mailer.ts";
+import { createSmtpMailer } from "../mail/smtp.ts";
 import { createNewsletter } from "../newsletter.ts";
 
 interface EdgeRuntimeGlobal {

@@ -4,12 +4,12 @@
  * sends from `SEND_EFFECT_KEY`. Checked by `deno check`, not `tsc`, like serve-function.ts.
  */
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
-import { createPostgresExecutor } from "../drivers/postgres-executor.ts";
-import { createPooledSmtpTransport } from "../mail/transports/pooled-smtp.ts";
+import { createPostgresExecutor } from "../db/postgres-executor.ts";
+import { createPooledSmtpTransport } from "../mail/pooled-smtp.ts";
 import { createSendEffectHandler } from "../effect-sending/send-effect-handler.ts";
 import type { EffectTransport } from "../effect-sending/send-run.ts";
 import { parseSendingConfig } from "../effect-sending/sending-config.ts";
-import { maskEmail } from "../email-address.ts";
+import { maskEmail } from "../subscriptions/email-address.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
 
 export function serveSendEffect(): void {

@@ -2,7 +2,7 @@
  * The sender's decisions, pure so they are tested without a server: what an SMTP error means for
  * a delivery, and when to try again.
  */
-import { smtpFailureKind } from "../smtp-failure.ts";
+import { smtpFailureKind } from "../mail/smtp-failure.ts";
 
 export type SendFailure =
   /** The server refused this recipient for good (a 5xx to RCPT TO or DATA): fail it now, mark the address. */

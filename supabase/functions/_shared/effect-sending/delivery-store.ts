@@ -4,8 +4,8 @@
  * `for update skip locked`, so two senders never hold the same row; a row a dead sender left in
  * `sending` becomes `unknown` and is only sent again on request.
  */
-import { type SqlExecutor, toDate } from "../sql-executor.ts";
-import { newToken, sha256Hex } from "../tokens.ts";
+import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
+import { newToken, sha256Hex } from "../subscriptions/tokens.ts";
 import type { MailEdition } from "./edition.ts";
 
 export const DELIVERY_STATES = ["queued", "sending", "sent", "failed", "skipped", "unknown"] as const;

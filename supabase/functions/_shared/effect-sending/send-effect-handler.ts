@@ -6,10 +6,10 @@
  * call it: there is no CORS, and a request without the key is refused before anything is read.
  */
 import type { Config } from "../config.ts";
-import { jsonResponse } from "../http.ts";
+import { jsonResponse } from "../http/responses.ts";
 import type { Logger } from "../logger.ts";
-import type { SqlExecutor } from "../sql-executor.ts";
-import { sha256Hex } from "../tokens.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
+import { sha256Hex } from "../subscriptions/tokens.ts";
 import { createRateLimiter } from "./delivery-decisions.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { EditionError } from "./edition.ts";

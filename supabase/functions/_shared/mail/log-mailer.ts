@@ -4,9 +4,9 @@
  * up. Never for production: on hosted Supabase a missing `SMTP_URL` stops the function instead
  * (`parseFunctionEnvironment`).
  */
-import { maskEmail } from "../../email-address.ts";
-import type { Logger } from "../../logger.ts";
-import type { Mailer } from "../mailer.ts";
+import { maskEmail } from "../subscriptions/email-address.ts";
+import type { Logger } from "../logger.ts";
+import type { Mailer } from "./mailer.ts";
 
 export function createLogMailer(log: Logger): Mailer {
   return {

@@ -2,9 +2,9 @@
  * The `admit` step every function shares: at most `perMinute` calls per client address and
  * minute, counted before the body is read; over it, 429 with `Retry-After`.
  */
-import { type FunctionSpec, fromStorage } from "../function-wrapper.ts";
-import { errorResponse } from "../http.ts";
-import type { RateLimit } from "../rate-limit.ts";
+import { type FunctionSpec, fromStorage } from "./function-wrapper.ts";
+import { errorResponse } from "./responses.ts";
+import type { RateLimit } from "../subscriptions/rate-limit.ts";
 
 export function perMinuteLimit(
   rateLimit: RateLimit,

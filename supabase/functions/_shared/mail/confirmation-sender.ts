@@ -6,11 +6,11 @@
  * (after an answer, a retry timer) calls `deliverDue`.
  */
 import type { Config } from "../config.ts";
-import { maskEmail } from "../email-address.ts";
+import { maskEmail } from "../subscriptions/email-address.ts";
 import type { Logger } from "../logger.ts";
-import type { MailJob, MailQueue } from "../mail-queue.ts";
-import { smtpFailureKind } from "../smtp-failure.ts";
-import { retryDelaySeconds } from "../subscription-lifecycle.ts";
+import type { MailJob, MailQueue } from "./mail-queue.ts";
+import { smtpFailureKind } from "./smtp-failure.ts";
+import { retryDelaySeconds } from "../subscriptions/lifecycle.ts";
 import { confirmationMail } from "./confirmation-mail.ts";
 import type { Mailer } from "./mailer.ts";
 

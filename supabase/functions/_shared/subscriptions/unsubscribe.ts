@@ -2,10 +2,10 @@
  * `unsubscribe`: from the landing page a mail's link opened, or the mail provider's one-click
  * post (RFC 8058: `?token=` and `List-Unsubscribe=One-Click`, no auth, no cookies). Idempotent.
  */
-import { type FunctionSpec, fromStorage } from "../function-wrapper.ts";
-import { errorResponse, jsonResponse } from "../http.ts";
+import { type FunctionSpec, fromStorage } from "../http/function-wrapper.ts";
+import { errorResponse, jsonResponse } from "../http/responses.ts";
 import { type LinkHandlerDeps, readTokenHash } from "./link-token.ts";
-import { perMinuteLimit } from "./per-minute-limit.ts";
+import { perMinuteLimit } from "../http/per-minute-limit.ts";
 
 export function unsubscribe(deps: LinkHandlerDeps): FunctionSpec {
   return {

@@ -3,7 +3,7 @@
  * needs the mail, claimed by senders with `for update skip locked` so several instances share the
  * queue without sending a mail twice, and marked sent, failed (retried later) or abandoned.
  */
-import { type SqlExecutor, type SqlQueryable, toDate } from "./sql-executor.ts";
+import { type SqlExecutor, type SqlQueryable, toDate } from "../db/sql-executor.ts";
 
 /** What a confirmation job carries until it is sent: the raw tokens for the mail's links. */
 export interface ConfirmationPayload {

@@ -4,7 +4,7 @@ import {
   decideUnsubscribe,
   retryDelaySeconds,
   type SignupState,
-} from "../subscription-lifecycle.ts";
+} from "../lifecycle.ts";
 
 const limits = { resendCooldownSeconds: 60, confirmationMailsPerDay: 3 };
 const now = new Date("2026-11-22T12:00:00Z");

@@ -6,13 +6,19 @@
  * with a redirect to one of the site's result pages (`formPost` below; the wrapper applies it).
  */
 import type { Config } from "../config.ts";
-import { checkEmail, type EmailCheck } from "../email-address.ts";
-import { type FormPostSpec, type FunctionSpec, fromStorage } from "../function-wrapper.ts";
-import { errorResponse, jsonResponse, mediaType, parseFormObject, parseJsonObject } from "../http.ts";
-import { clientKey, type RateLimit } from "../rate-limit.ts";
-import { SIGNUP_CARD_ANCHOR, SIGNUP_RESULT_PAGES } from "../signup-result-pages.ts";
-import type { Subscriptions } from "../subscriptions.ts";
-import { perMinuteLimit } from "./per-minute-limit.ts";
+import { checkEmail, type EmailCheck } from "./email-address.ts";
+import { type FormPostSpec, type FunctionSpec, fromStorage } from "../http/function-wrapper.ts";
+import {
+  errorResponse,
+  jsonResponse,
+  mediaType,
+  parseFormObject,
+  parseJsonObject,
+} from "../http/responses.ts";
+import { clientKey, type RateLimit } from "./rate-limit.ts";
+import { SIGNUP_CARD_ANCHOR, SIGNUP_RESULT_PAGES } from "../http/signup-result-pages.ts";
+import type { Subscriptions } from "./subscriber-store.ts";
+import { perMinuteLimit } from "../http/per-minute-limit.ts";
 
 export interface SendConfirmationDeps {
   subscriptions: Subscriptions;

@@ -8,10 +8,10 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { maskEmail } from "../../email-address.ts";
-import type { Logger } from "../../logger.ts";
-import type { Mailer } from "../mailer.ts";
-import { nodemailerFields } from "./smtp.ts";
+import { maskEmail } from "../supabase/functions/_shared/subscriptions/email-address.ts";
+import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
+import { nodemailerFields } from "../supabase/functions/_shared/mail/smtp.ts";
 
 export function createOutboxMailer(outboxDir: string, log: Logger): Mailer {
   mkdirSync(outboxDir, { recursive: true });

@@ -3,10 +3,10 @@
  * pending address becomes confirmed; a second click answers the same; an unknown link is a 404
  * and an expired one a 410, so the page can say which.
  */
-import { type FunctionSpec, fromStorage } from "../function-wrapper.ts";
-import { errorResponse, jsonResponse } from "../http.ts";
+import { type FunctionSpec, fromStorage } from "../http/function-wrapper.ts";
+import { errorResponse, jsonResponse } from "../http/responses.ts";
 import { type LinkHandlerDeps, readTokenHash } from "./link-token.ts";
-import { perMinuteLimit } from "./per-minute-limit.ts";
+import { perMinuteLimit } from "../http/per-minute-limit.ts";
 
 export function confirmSubscription(deps: LinkHandlerDeps): FunctionSpec {
   return {

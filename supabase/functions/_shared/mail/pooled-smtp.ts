@@ -5,7 +5,7 @@
  */
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
-import type { EffectTransport } from "../../effect-sending/send-run.ts";
+import type { EffectTransport } from "../effect-sending/send-run.ts";
 import { nodemailerFields, SMTP_TIMEOUTS } from "./smtp.ts";
 
 export function createPooledSmtpTransport(smtpUrl: string, maxConnections: number): EffectTransport {

@@ -3,9 +3,9 @@
  * bug in a handler. The signup's own form posts are tested through HTTP in
  * server/__tests__/signup-form.test.ts.
  */
-import { parseConfig } from "../config.ts";
+import { parseConfig } from "../../config.ts";
 import { wrapFunction } from "../function-wrapper.ts";
-import { signupFormPost } from "../handlers/send-confirmation.ts";
+import { signupFormPost } from "../../subscriptions/send-confirmation.ts";
 
 const SITE = "https://thepurposeeffect.example";
 

@@ -4,9 +4,9 @@
  * Buckets hold a hash of what is counted (`clientKey`: an IPv6 client by its /64), so the table
  * never keeps addresses.
  */
-import { rateLimitSubject } from "./client-address.ts";
-import type { SqlExecutor, SqlQueryable } from "./sql-executor.ts";
-import { utcDay } from "./subscription-lifecycle.ts";
+import { rateLimitSubject } from "../http/client-address.ts";
+import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
+import { utcDay } from "./lifecycle.ts";
 import { sha256Hex } from "./tokens.ts";
 
 const WINDOW_MS = 60_000;

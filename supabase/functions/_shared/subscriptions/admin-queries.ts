@@ -2,8 +2,8 @@
  * The operator's read-only view of the list: counts by status and the export with each
  * address's consent record (`npm run subscribers`). Nothing here changes a row.
  */
-import { type SqlExecutor, toDate } from "./sql-executor.ts";
-import type { SubscriberStatus } from "./subscription-lifecycle.ts";
+import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
+import type { SubscriberStatus } from "./lifecycle.ts";
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = ["pending", "confirmed", "unsubscribed"];
 

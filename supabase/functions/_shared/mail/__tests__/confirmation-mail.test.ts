@@ -1,4 +1,4 @@
-import { confirmationMail, type MailSettings } from "../mail/confirmation-mail.ts";
+import { confirmationMail, type MailSettings } from "../confirmation-mail.ts";
 
 const settings: MailSettings = {
   siteUrl: "https://thepurposeeffect.example",

@@ -10,7 +10,7 @@
  * the server went away inside a transaction: porsager/postgres#1154, #1208, unfixed upstream.)
  */
 import pg from "pg";
-import type { SqlExecutor, SqlQueryable, SqlRow } from "../sql-executor.ts";
+import type { SqlExecutor, SqlQueryable, SqlRow } from "./sql-executor.ts";
 
 export interface PostgresOptions {
   /** Connections in the pool; a function instance needs few. */

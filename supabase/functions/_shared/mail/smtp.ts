@@ -5,7 +5,7 @@
  */
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
-import type { MailMessage, Mailer } from "../mailer.ts";
+import type { MailMessage, Mailer } from "./mailer.ts";
 
 /**
  * Fail fast and retry later: the job stays queued, so waiting minutes on a dead server (nodemailer's

@@ -6,9 +6,9 @@
  * under a lock, asks, and writes the answer, with its mail job (`mail-queue.ts`) when one is due.
  */
 import { mailboxKey } from "./email-address.ts";
-import { type ConfirmationPayload, enqueueConfirmation, supersedeQueued } from "./mail-queue.ts";
+import { type ConfirmationPayload, enqueueConfirmation, supersedeQueued } from "../mail/mail-queue.ts";
 import { countClientMail } from "./rate-limit.ts";
-import { type SqlExecutor, toDate } from "./sql-executor.ts";
+import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
 import {
   decideConfirm,
   decideSignup,
@@ -21,7 +21,7 @@ import {
   type SignupState,
   type SubscriberStatus,
   utcDay,
-} from "./subscription-lifecycle.ts";
+} from "./lifecycle.ts";
 import { newToken, sha256Hex } from "./tokens.ts";
 
 export interface SignupLimits extends MailLimits {

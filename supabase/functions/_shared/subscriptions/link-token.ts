@@ -4,11 +4,11 @@
  * `List-Unsubscribe=One-Click`. Answers 400 or 415 for anything else, and hashes a well-formed
  * token for the lookup.
  */
-import type { Call } from "../function-wrapper.ts";
-import { errorResponse, mediaType, parseJsonObject } from "../http.ts";
-import { isWellFormedToken, sha256Hex } from "../tokens.ts";
-import type { RateLimit } from "../rate-limit.ts";
-import type { Subscriptions } from "../subscriptions.ts";
+import type { Call } from "../http/function-wrapper.ts";
+import { errorResponse, mediaType, parseJsonObject } from "../http/responses.ts";
+import { isWellFormedToken, sha256Hex } from "./tokens.ts";
+import type { RateLimit } from "./rate-limit.ts";
+import type { Subscriptions } from "./subscriber-store.ts";
 
 /** What the two mail-link functions (confirm, unsubscribe) are built from. */
 export interface LinkHandlerDeps {

@@ -9,7 +9,7 @@
  * exactly as the JSON call, and its answer, the wrapper's own refusals included, turned into a
  * `303 See Other` to a page on the origin the form was posted from.
  */
-import type { Config } from "./config.ts";
+import type { Config } from "../config.ts";
 import {
   corsHeaders,
   type ErrorCode,
@@ -19,8 +19,8 @@ import {
   readBodyLimited,
   seeOther,
   textResponse,
-} from "./http.ts";
-import type { Logger } from "./logger.ts";
+} from "./responses.ts";
+import type { Logger } from "../logger.ts";
 
 export const FUNCTION_NAMES = ["send-confirmation", "confirm-subscription", "unsubscribe"] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
