@@ -1,11 +1,12 @@
 /**
- * The local stack's routes, on Hono: the newsletter functions at `/functions/v1/<name>` (the same
- * core as on Supabase, through `createNewsletter`) and the built site for everything else, with
+ * The local stack's routes, on Hono: the core's functions app (the same as on Supabase) mounted
+ * at `/functions/v1`, and the built site for everything else, with
  * the site's security headers on every answer and one log line per request.
  */
 import type { IncomingMessage } from "node:http";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono } from "hono";
+import { createFunctionsApp } from "../supabase/functions/_shared/app.ts";
 import { forwardedClientAddress } from "../supabase/functions/_shared/http/client-address.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { Newsletter } from "../supabase/functions/_shared/newsletter.ts";
@@ -54,17 +55,21 @@ export function createApp(options: AppOptions): Hono<Env> {
     return next();
   });
 
-  app.all("/functions/v1/:name{.+}", (c) => {
-    return newsletter.handle(c.req.param("name").replace(/\/$/, ""), c.req.raw, {
-      clientAddress: forwardedClientAddress(
-        c.req.header("x-forwarded-for"),
-        getConnInfo(c).remote.address ?? "unknown",
-        options.trustedHops,
-      ),
-      note: (outcome) => c.set("outcome", outcome),
-      waitUntil: options.waitUntil,
-    });
-  });
+  app.route(
+    "/functions/v1",
+    createFunctionsApp(
+      { newsletter, log, allowedOrigins: newsletter.config.allowedOrigins },
+      {
+        clientAddress: (c) =>
+          forwardedClientAddress(
+            c.req.header("x-forwarded-for"),
+            getConnInfo(c).remote.address ?? "unknown",
+            options.trustedHops,
+          ),
+        waitUntil: options.waitUntil,
+      },
+    ),
+  );
 
   app.use(...staticSite(options.publicDir));
 

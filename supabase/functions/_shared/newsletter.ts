@@ -1,33 +1,28 @@
 /**
  * The composition root: database, mailer, configuration, log and clock go in once, and out come
- * the three functions and the mail sender, wired the same for every host. The Deno entries
- * (`deno/serve-function.ts`) and the local stack (`server/app.ts`) differ only in how they listen
- * and in what keeps work alive after an answer (`waitUntil`).
+ * the three newsletter functions and the mail sender, wired the same for every host; `app.ts`
+ * serves them over HTTP. The Deno entries and the local stack differ only in how they listen and
+ * in what keeps work alive after an answer (`waitUntil`).
  *
  * Delivery has one trigger model: after every function's answer, due mail is delivered (new mail
  * and retries whose time has come), handed to the host's `waitUntil`. A host that lives between
  * requests may also call `deliverDue` on a timer (the local stack does, at `nextDueAt`).
  */
-import { createAdminQueries } from "./subscriptions/admin-queries.ts";
+import type { NewsletterFunctions } from "./app.ts";
 import type { Config } from "./config.ts";
-import {
-  type FunctionHandler,
-  type FunctionName,
-  isFunctionName,
-  type RequestInfo,
-  wrapFunction,
-} from "./http/function-wrapper.ts";
-import { confirmSubscription } from "./subscriptions/confirm-subscription.ts";
-import { sendConfirmation } from "./subscriptions/send-confirmation.ts";
-import { unsubscribe } from "./subscriptions/unsubscribe.ts";
-import { corsHeaders, errorResponse } from "./http/responses.ts";
+import { fromStorage, Refusal } from "./http/answers.ts";
+import type { FunctionName, FunctionSpec } from "./http/function-spec.ts";
 import type { Logger } from "./logger.ts";
+import type { SqlExecutor } from "./db/sql-executor.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import { createMailSender } from "./mail/confirmation-sender.ts";
+import { createAdminQueries } from "./subscriptions/admin-queries.ts";
+import { confirmSubscription } from "./subscriptions/confirm-subscription.ts";
 import { createRateLimit } from "./subscriptions/rate-limit.ts";
-import type { SqlExecutor } from "./db/sql-executor.ts";
+import { sendConfirmation } from "./subscriptions/send-confirmation.ts";
 import { createSubscriptions } from "./subscriptions/subscriber-store.ts";
+import { unsubscribe } from "./subscriptions/unsubscribe.ts";
 
 export interface NewsletterDeps {
   db: SqlExecutor;
@@ -37,14 +32,6 @@ export interface NewsletterDeps {
   /** The functions' clock (tests move it forward). */
   now?: () => Date;
 }
-
-export interface CallInfo extends RequestInfo {
-  /** Keeps work alive after the answer: `EdgeRuntime.waitUntil` on Supabase, a tracked promise on Node. */
-  waitUntil?: (work: Promise<unknown>) => void;
-}
-
-/** Lets the answer leave before delivery starts competing with it for the database. */
-const afterThisTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export function createNewsletter(deps: NewsletterDeps) {
   const { db, mailer, config, log } = deps;
@@ -71,38 +58,30 @@ export function createNewsletter(deps: NewsletterDeps) {
     now,
     housekeeping: () => purge().then(() => undefined),
   });
-  const wrap = (spec: Parameters<typeof wrapFunction>[0]) => wrapFunction(spec, { config, log });
-  const handlers: Record<FunctionName, FunctionHandler> = {
-    "send-confirmation": wrap(sendConfirmation({ subscriptions, rateLimit, config, now })),
-    "confirm-subscription": wrap(
-      confirmSubscription({ subscriptions, rateLimit, perMinute: config.linkRateLimitPerMinute, now }),
-    ),
-    unsubscribe: wrap(
-      unsubscribe({ subscriptions, rateLimit, perMinute: config.linkRateLimitPerMinute, now }),
-    ),
-  };
+  const functions: FunctionSpec[] = [
+    sendConfirmation({ subscriptions, config, now }),
+    confirmSubscription({ subscriptions, now }),
+    unsubscribe({ subscriptions, now }),
+  ];
+  /** Signups per client and minute, and (generous: a household's clicks, a provider's one-click posts) link calls. */
+  const perMinute = (name: FunctionName) =>
+    name === "send-confirmation" ? config.rateLimitPerMinute : config.linkRateLimitPerMinute;
 
-  return {
+  const newsletter = {
     config,
+    log,
     admin,
     purge,
-    /**
-     * Answers one call of the function `name` (404 with the contract's error body for a name
-     * that is not one), then delivers due mail after the answer through `info.waitUntil`.
-     */
-    async handle(name: string, request: Request, info: CallInfo = {}): Promise<Response> {
-      if (!isFunctionName(name)) {
-        info.note?.("not_found");
-        return errorResponse(
-          404,
-          "not_found",
-          `There is no function named "${name}".`,
-          corsHeaders(request, config.allowedOrigins),
-        );
-      }
-      const response = await handlers[name](request, info);
-      info.waitUntil?.(afterThisTurn().then(() => sender.deliverDue()));
-      return response;
+    functions,
+    /** At most so many calls per client address and minute, counted before the body is read; over it, 429. */
+    async admit(spec: FunctionSpec, clientAddress: string): Promise<void> {
+      const decision = await fromStorage(() =>
+        rateLimit.hit(spec.name, clientAddress, perMinute(spec.name), now()),
+      );
+      if (!decision.allowed)
+        throw new Refusal(429, "rate_limited", "Too many requests. Please try again in a minute.", {
+          headers: { "Retry-After": String(decision.retryAfterSeconds) },
+        });
     },
     /** Delivers every due job; never rejects. */
     deliverDue: () => sender.deliverDue(),
@@ -122,6 +101,7 @@ export function createNewsletter(deps: NewsletterDeps) {
       await sender.idle();
     },
   };
+  return newsletter satisfies NewsletterFunctions;
 }
 
 export type Newsletter = ReturnType<typeof createNewsletter>;

@@ -1,4 +1,4 @@
-// Supabase Edge Function `send-confirmation`: its handler (../_shared/handlers/send-confirmation.ts) on Deno, wired by ../_shared/newsletter.ts.
-import { serveFunction } from "../_shared/deno/serve-function.ts";
+// Supabase Edge Function `send-confirmation`: the core's functions app (../_shared/app.ts) on Deno, wired by ../_shared/deno/serve-function.ts.
+import { serveNewsletter } from "../_shared/deno/serve-function.ts";
 
-serveFunction("send-confirmation");
+serveNewsletter();

@@ -1,12 +1,14 @@
 /**
- * The functions as `(Request) => Response` over PGlite, wired by `createNewsletter` exactly as the
- * hosts wire them, with no server in between. The HTTP behaviour of each host is tested beside
+ * The functions app (`app.ts`) as `(Request) => Response` over PGlite, wired by `createNewsletter`
+ * exactly as the hosts wire them, with no server in between. The HTTP behaviour of each host is tested beside
  * it (server/__tests__, the Deno smoke test).
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
+import { Hono } from "hono";
 import { createPgliteExecutor } from "../../../../server/pglite-executor.ts";
 import { preparedDataDir } from "../../../../server/testing/test-stack.ts";
+import { createFunctionsApp } from "../app.ts";
 import { parseConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { MailMessage, Mailer } from "../mail/mailer.ts";
@@ -24,6 +26,26 @@ function call(name: string, body: unknown, headers: Record<string, string> = {})
     body: JSON.stringify(body),
   });
 }
+
+type Handle = (
+  name: string,
+  request: Request,
+  info?: { clientAddress?: string; waitUntil?: (work: Promise<unknown>) => void },
+) => Promise<Response>;
+
+/** The app mounted as the local stack mounts it, the host's part played by `info`. */
+const handlerOf =
+  (newsletter: Newsletter): Handle =>
+  async (_name, request, info = {}) =>
+    new Hono()
+      .route(
+        "/functions/v1",
+        createFunctionsApp(
+          { newsletter, log: newsletter.log, allowedOrigins: newsletter.config.allowedOrigins },
+          { clientAddress: () => info.clientAddress ?? "unknown", waitUntil: info.waitUntil },
+        ),
+      )
+      .fetch(request);
 
 describe("the functions as Request → Response", () => {
   let dataDir: string;
@@ -48,6 +70,8 @@ describe("the functions as Request → Response", () => {
   const tokenIn = (message: MailMessage, param: "confirm" | "unsubscribe") =>
     new RegExp(`[?&]${param}=([A-Za-z0-9_-]{43})`).exec(message.text)?.[1];
 
+  const handle: Handle = (...args) => handlerOf(newsletter)(...args);
+
   beforeAll(async () => {
     dataDir = await preparedDataDir();
     db = await createPgliteExecutor(path.join(dataDir, "pglite"));
@@ -63,7 +87,7 @@ describe("the functions as Request → Response", () => {
   it("takes a signup, mails its link once delivery runs, and confirms and unsubscribes by it", async () => {
     const after: Promise<unknown>[] = [];
     const waitUntil = (work: Promise<unknown>) => after.push(work);
-    const signup = await newsletter.handle(
+    const signup = await handle(
       "send-confirmation",
       call("send-confirmation", { email: "Reader@Example.COM" }),
       { clientAddress: "192.0.2.1", waitUntil },
@@ -75,12 +99,12 @@ describe("the functions as Request → Response", () => {
     await Promise.all(after);
     expect(sent.map((message) => message.to)).toEqual(["Reader@example.com"]);
 
-    const confirm = await newsletter.handle(
+    const confirm = await handle(
       "confirm-subscription",
       call("confirm-subscription", { token: tokenIn(sent[0], "confirm") }),
     );
     expect([confirm.status, await confirm.json()]).toEqual([200, { status: "confirmed" }]);
-    const leave = await newsletter.handle(
+    const leave = await handle(
       "unsubscribe",
       call("unsubscribe", { token: tokenIn(sent[0], "unsubscribe") }),
     );
@@ -89,7 +113,7 @@ describe("the functions as Request → Response", () => {
   });
 
   it("answers the preflight for the site's origin and refuses other methods with 405", async () => {
-    const preflight = await newsletter.handle(
+    const preflight = await handle(
       "send-confirmation",
       new Request(`${SITE}/functions/v1/send-confirmation`, {
         method: "OPTIONS",
@@ -101,7 +125,7 @@ describe("the functions as Request → Response", () => {
     expect(preflight.headers.get("access-control-allow-headers")).toBe(
       "authorization, apikey, x-client-info, content-type",
     );
-    const get = await newsletter.handle(
+    const get = await handle(
       "confirm-subscription",
       new Request(`${SITE}/functions/v1/confirm-subscription`, {
         headers: { origin: "https://elsewhere.example" },
@@ -113,12 +137,12 @@ describe("the functions as Request → Response", () => {
   });
 
   it("refuses a body over the limit with 413, and one not sent as JSON with 415", async () => {
-    const big = await newsletter.handle(
+    const big = await handle(
       "confirm-subscription",
       call("confirm-subscription", { token: "x".repeat(5000) }),
     );
     expect([big.status, (await big.json()).error.code]).toEqual([413, "payload_too_large"]);
-    const form = await newsletter.handle(
+    const form = await handle(
       "confirm-subscription",
       new Request(`${SITE}/functions/v1/confirm-subscription`, {
         method: "POST",
@@ -132,7 +156,7 @@ describe("the functions as Request → Response", () => {
   it("unsubscribes by the one-click post of RFC 8058, and answers 410 for a confirm link past its day", async () => {
     sent.length = 0;
     const waitUntil: Promise<unknown>[] = [];
-    await newsletter.handle("send-confirmation", call("send-confirmation", { email: "late@example.com" }), {
+    await handle("send-confirmation", call("send-confirmation", { email: "late@example.com" }), {
       clientAddress: "192.0.2.77",
       waitUntil: (work) => waitUntil.push(work),
     });
@@ -142,13 +166,13 @@ describe("the functions as Request → Response", () => {
     expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
 
     offsetMs += 25 * 3_600_000;
-    const expired = await newsletter.handle(
+    const expired = await handle(
       "confirm-subscription",
       call("confirm-subscription", { token: tokenIn(mail, "confirm") }),
     );
     expect([expired.status, (await expired.json()).error.code]).toEqual([410, "expired_token"]);
 
-    const provider = await newsletter.handle(
+    const provider = await handle(
       "unsubscribe",
       new Request(oneClick, {
         method: "POST",
@@ -164,7 +188,7 @@ describe("the functions as Request → Response", () => {
     offsetMs += 60_000 - (now().getTime() % 60_000);
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const answer = await newsletter.handle(
+      const answer = await handle(
         "send-confirmation",
         call("send-confirmation", { email: `limit-${i}@example.com` }),
         { clientAddress: "198.51.100.7" },
@@ -179,7 +203,7 @@ describe("the functions as Request → Response", () => {
   });
 
   it("answers 404 with the error body and CORS headers for a function that does not exist", async () => {
-    const answer = await newsletter.handle("send-everything", call("send-everything", {}));
+    const answer = await handle("send-everything", call("send-everything", {}));
     expect(answer.status).toBe(404);
     expect(answer.headers.get("access-control-allow-origin")).toBe(SITE);
     expect((await answer.json()).error.code).toBe("not_found");
@@ -199,7 +223,7 @@ describe("the functions as Request → Response", () => {
       duplex: "half",
     } as RequestInit);
 
-    const response = await newsletter.handle("confirm-subscription", request);
+    const response = await handle("confirm-subscription", request);
     expect(response.status).toBe(400);
     expect(response.headers.get("access-control-allow-origin")).toBe(SITE);
     expect(await response.json()).toEqual({
@@ -221,8 +245,9 @@ describe("the functions when the database is gone", () => {
       log: quiet,
     });
     await db.close();
+    const handle = handlerOf(newsletter);
     try {
-      const answer = await newsletter.handle(
+      const answer = await handle(
         "send-confirmation",
         call("send-confirmation", { email: "later@example.com" }),
         { clientAddress: "192.0.2.9" },

@@ -1,14 +1,15 @@
 /**
- * The Deno host of a function: configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`
+ * The Deno host of the newsletter functions: the core's one app (`app.ts`) served with
+ * `Deno.serve(app.fetch)`; configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`
  * (set by Supabase inside every function) or `DATABASE_URL`, SMTP from `SMTP_URL` (required on
  * hosted Supabase: see `parseFunctionEnvironment`), wired by `createNewsletter`, with mail
  * delivered after the answer through `EdgeRuntime.waitUntil`. Kept out of the portable core, and
  * out of `tsc` (it is checked by `deno check`), because it uses Deno's globals.
  */
+import { createFunctionsApp } from "../app.ts";
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
 import { supabaseClientAddress } from "../http/client-address.ts";
 import { createPostgresExecutor } from "../db/postgres-executor.ts";
-import type { FunctionName } from "../http/function-wrapper.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
 import { createLogMailer } from "../mail/log-mailer.ts";
 import { createSmtpMailer } from "../mail/smtp.ts";
@@ -21,7 +22,8 @@ interface EdgeRuntimeGlobal {
 /** Supabase's runtime keeps the worker alive for promises handed to `waitUntil`. */
 const edgeRuntime = (globalThis as { EdgeRuntime?: EdgeRuntimeGlobal }).EdgeRuntime;
 
-export function serveFunction(name: FunctionName): void {
+/** Serves the three newsletter functions; Supabase sends each entry only its own path. */
+export function serveNewsletter(): void {
   const log = maskingLogger(consoleLogger);
   const env = Deno.env.toObject();
   const { config, smtpUrl } = parseFunctionEnvironment(env);
@@ -42,11 +44,18 @@ export function serveFunction(name: FunctionName): void {
 
   const port = Number(env.FUNCTION_PORT);
   const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
-  Deno.serve(options, (request, info) => {
-    const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "unknown";
-    return newsletter.handle(name, request, {
-      clientAddress: supabaseClientAddress(request.headers, remote),
+  const app = createFunctionsApp(
+    { newsletter, log, allowedOrigins: config.allowedOrigins },
+    {
+      clientAddress: (c) => {
+        const { remoteAddr } = c.env as Deno.ServeHandlerInfo<Deno.NetAddr>;
+        return supabaseClientAddress(
+          c.req.raw.headers,
+          remoteAddr.transport === "tcp" ? remoteAddr.hostname : "unknown",
+        );
+      },
       waitUntil,
-    });
-  });
+    },
+  );
+  Deno.serve(options, app.fetch);
 }

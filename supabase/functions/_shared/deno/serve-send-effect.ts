@@ -1,8 +1,10 @@
 /**
- * The Deno side of `send-effect`: configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`,
+ * The Deno side of `send-effect`, served as the core's app (`app.ts`) with `Deno.serve(app.fetch)`:
+ * configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`,
  * the pooled SMTP transport from `SMTP_URL` (required on hosted Supabase), and the key pg_cron
  * sends from `SEND_EFFECT_KEY`. Checked by `deno check`, not `tsc`, like serve-function.ts.
  */
+import { createFunctionsApp } from "../app.ts";
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
 import { createPostgresExecutor } from "../db/postgres-executor.ts";
 import { createPooledSmtpTransport } from "../mail/pooled-smtp.ts";
@@ -48,5 +50,9 @@ export function serveSendEffect(): void {
 
   const port = Number(env.FUNCTION_PORT);
   const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
-  Deno.serve(options, handler);
+  const app = createFunctionsApp(
+    { sendEffect: handler, log, allowedOrigins: [] },
+    { clientAddress: () => "scheduler" },
+  );
+  Deno.serve(options, app.fetch);
 }

@@ -6,7 +6,7 @@
  * call it: there is no CORS, and a request without the key is refused before anything is read.
  */
 import type { Config } from "../config.ts";
-import { jsonResponse } from "../http/responses.ts";
+import { type ErrorCode, errorBody } from "../http/answers.ts";
 import type { Logger } from "../logger.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
@@ -32,8 +32,8 @@ export interface SendEffectDeps {
   fetchImpl?: typeof fetch;
 }
 
-const json = (status: number, body: unknown) => jsonResponse(status, body, new Headers());
-const refuse = (status: number, code: string, message: string) => json(status, { error: { code, message } });
+const json = (status: number, body: unknown) => Response.json(body, { status });
+const refuse = (status: number, code: ErrorCode, message: string) => json(status, errorBody(code, message));
 
 /** Compares hashes, so the time taken says nothing about how much of the key was right. */
 async function sameKey(given: string, key: string): Promise<boolean> {

@@ -6,23 +6,22 @@
  * with a redirect to one of the site's result pages (`formPost` below; the wrapper applies it).
  */
 import type { Config } from "../config.ts";
-import { checkEmail, type EmailCheck } from "./email-address.ts";
-import { type FormPostSpec, type FunctionSpec, fromStorage } from "../http/function-wrapper.ts";
 import {
-  errorResponse,
-  jsonResponse,
+  FORM_MEDIA_TYPE,
+  fromStorage,
   mediaType,
   parseFormObject,
   parseJsonObject,
-} from "../http/responses.ts";
-import { clientKey, type RateLimit } from "./rate-limit.ts";
+  Refusal,
+} from "../http/answers.ts";
+import type { FormPostSpec, FunctionSpec } from "../http/function-spec.ts";
 import { SIGNUP_CARD_ANCHOR, SIGNUP_RESULT_PAGES } from "../http/signup-result-pages.ts";
+import { checkEmail } from "./email-address.ts";
+import { clientKey } from "./rate-limit.ts";
 import type { Subscriptions } from "./subscriber-store.ts";
-import { perMinuteLimit } from "../http/per-minute-limit.ts";
 
 export interface SendConfirmationDeps {
   subscriptions: Subscriptions;
-  rateLimit: RateLimit;
   config: Config;
   now: () => Date;
 }
@@ -32,6 +31,13 @@ const EMAIL_MESSAGES = {
   too_long: "The e-mail address is longer than 254 characters.",
   invalid: "This is not a valid e-mail address.",
 } as const;
+
+/** A refused address: its reason is part of the typed answer, so the form post's page can follow it. */
+export class InvalidEmail extends Refusal {
+  constructor(readonly reason: keyof typeof EMAIL_MESSAGES) {
+    super(400, "invalid_email", EMAIL_MESSAGES[reason], { outcome: `invalid_email:${reason}` });
+  }
+}
 
 /**
  * The page a signup came from, for the consent record: the Referer (or Origin) reduced to origin
@@ -52,52 +58,39 @@ function consentSource(request: Request): string | null {
   return null;
 }
 
-/** The request log's outcome for a refused address, which the form post's page is chosen by too. */
-const REFUSED_EMAIL = "invalid_email:";
-const refusedEmail = (reason: Extract<EmailCheck, { ok: false }>["reason"]) => `${REFUSED_EMAIL}${reason}`;
-
 /**
  * The card's form without JavaScript: the page for each answer the JSON call gets. An empty field
  * goes back to the card, as the inline form with JavaScript does nothing when empty.
  */
 export const signupFormPost: FormPostSpec = {
   anchor: SIGNUP_CARD_ANCHOR,
-  destination({ status, outcome }) {
-    if (status === 200) return SIGNUP_RESULT_PAGES.subscribed;
-    if (status === 429) return SIGNUP_RESULT_PAGES.rateLimited;
-    if (outcome === refusedEmail("missing")) return "back-to-form";
-    if (outcome?.startsWith(REFUSED_EMAIL)) return SIGNUP_RESULT_PAGES.invalid;
+  destination(answer) {
+    if (answer.accepted) return SIGNUP_RESULT_PAGES.subscribed;
+    const { refusal } = answer;
+    if (refusal.status === 429) return SIGNUP_RESULT_PAGES.rateLimited;
+    if (refusal instanceof InvalidEmail)
+      return refusal.reason === "missing" ? "back-to-form" : SIGNUP_RESULT_PAGES.invalid;
     return SIGNUP_RESULT_PAGES.failed;
   },
 };
 
 export function sendConfirmation(deps: SendConfirmationDeps): FunctionSpec {
-  const { subscriptions, rateLimit, config, now } = deps;
-  const name = "send-confirmation";
+  const { subscriptions, config, now } = deps;
   return {
-    name,
-    admit: perMinuteLimit(rateLimit, name, config.rateLimitPerMinute, now),
+    name: "send-confirmation",
     formPost: signupFormPost,
-    async handle({ request, body, cors, info, form }) {
+    async handle({ request, body, clientAddress, form }) {
       if (!form && mediaType(request) !== "application/json") {
-        return errorResponse(
+        throw new Refusal(
           415,
           "unsupported_media_type",
-          "Send the request body as application/json or application/x-www-form-urlencoded.",
-          cors,
+          `Send the request body as application/json or ${FORM_MEDIA_TYPE}.`,
         );
       }
-      const parsed = form ? parseFormObject(body, cors) : parseJsonObject(body, cors);
-      if (!parsed.ok) {
-        info.note?.(parsed.code);
-        return parsed.response;
-      }
-      const email = checkEmail(parsed.value.email);
-      if (!email.ok) {
-        info.note?.(refusedEmail(email.reason));
-        return errorResponse(400, "invalid_email", EMAIL_MESSAGES[email.reason], cors);
-      }
-      const key = await clientKey(info.clientAddress ?? "unknown");
+      const fields = form ? parseFormObject(body) : parseJsonObject(body);
+      const email = checkEmail(fields.email);
+      if (!email.ok) throw new InvalidEmail(email.reason);
+      const key = await clientKey(clientAddress);
       const result = await fromStorage(() =>
         subscriptions.signup({
           email: email.email,
@@ -108,8 +101,7 @@ export function sendConfirmation(deps: SendConfirmationDeps): FunctionSpec {
           clientKey: key,
         }),
       );
-      info.note?.(`pending:${result.decision.reason}`);
-      return jsonResponse(200, { status: "pending" }, cors);
+      return { body: { status: "pending" }, outcome: `pending:${result.decision.reason}` };
     },
   };
 }
