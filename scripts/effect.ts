@@ -70,7 +70,7 @@ export async function run(args: string[], env = process.env, signal?: AbortSigna
     const log = maskingLogger(stdoutLogger);
     if (!databaseUrl) {
       // This process holds the PGlite folder: anything still `sending` was a dead process's.
-      const stale = await createDeliveryStore(storage.db).markAbandoned(new Date(), true);
+      const stale = await createDeliveryStore(storage.db).markStaleAsUnknown(new Date(), true);
       if (stale > 0) log.warn(`${stale} mails a stopped sender was sending are now unknown`);
     }
     return await runEffectCommand(

@@ -8,7 +8,8 @@ import { mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { type Config, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
-import { createPooledSmtpTransport } from "../supabase/functions/_shared/mail/pooled-smtp.ts";
+import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
+import { createSmtpMailer } from "../supabase/functions/_shared/mail/smtp.ts";
 import {
   checkEmail,
   maskAddresses,
@@ -22,7 +23,7 @@ import {
 } from "../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import { effectMail, type MailEdition } from "../supabase/functions/_shared/effect-sending/edition.ts";
 import { checkEditionDate } from "../supabase/functions/_shared/effect-sending/edition-source.ts";
-import { type EffectTransport, sendEdition } from "../supabase/functions/_shared/effect-sending/send-run.ts";
+import { sendDaysEffect } from "../supabase/functions/_shared/effect-sending/send-day.ts";
 import {
   parseSendingConfig,
   type SendingConfig,
@@ -31,7 +32,7 @@ import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
 import { newToken } from "../supabase/functions/_shared/subscriptions/tokens.ts";
 import { loadEdition } from "./effect-editions.ts";
-import { composeMime, createEffectOutbox, writeWhole } from "./effect-outbox.ts";
+import { composeMime, createOutboxMailer, writeWhole } from "./outbox-mailer.ts";
 
 export type EffectCommand =
   | { action: "preview"; date: string }
@@ -49,8 +50,8 @@ export interface EffectContext {
   now?: () => Date;
   /** Finish the batch in hand and stop (SIGINT, shutdown). */
   signal?: AbortSignal;
-  /** The process's one transport and pace, when it has them (the local stack); else made per command. */
-  shared?: { transport: EffectTransport; rate: ReturnType<typeof createRateLimiter> };
+  /** The process's one mailer and pace, when it has them (the local stack); else made per command. */
+  shared?: { mailer: Mailer; rate: ReturnType<typeof createRateLimiter> };
 }
 
 export class EffectUsageError extends Error {}
@@ -110,13 +111,12 @@ export function effectCommandFromJson(value: unknown): EffectCommand {
 /** This sender's name on the rows it holds, unique across hosts, processes and runs. */
 export const senderName = () => `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
-export function createEffectTransport(
-  ctx: Pick<EffectContext, "env" | "dataDir" | "sending">,
-): EffectTransport {
+/** The Effect's mailer: pooled SMTP, or the outbox folder without SMTP_URL. */
+export function createEffectMailer(ctx: Pick<EffectContext, "env" | "dataDir" | "sending">): Mailer {
   const smtpUrl = ctx.env.SMTP_URL?.trim();
   return smtpUrl
-    ? createPooledSmtpTransport(smtpUrl, ctx.sending.maxConnections)
-    : createEffectOutbox(path.join(ctx.dataDir, "outbox"));
+    ? createSmtpMailer(smtpUrl, { pooled: { maxConnections: ctx.sending.maxConnections } })
+    : createOutboxMailer(path.join(ctx.dataDir, "outbox"));
 }
 
 /** The prepared edition (what its recipients get), else the published one. */
@@ -165,36 +165,22 @@ export async function runEffectCommand(command: EffectCommand, ctx: EffectContex
     return `Preview of the Effect of ${date} ("${edition.subject}"):\n${eml}\n${html}\n`;
   }
 
-  const transport = ctx.shared?.transport ?? createEffectTransport(ctx);
+  const mailer = ctx.shared?.mailer ?? createEffectMailer(ctx);
   try {
     if (command.to !== undefined) {
       const address = checkEmail(command.to);
       if (!address.ok) throw new EffectUsageError(`--to must be an e-mail address (got "${command.to}").`);
       const edition = await editionFor(ctx, store, date);
       const message = effectMail(ctx.config, edition, { to: address.email, unsubscribeToken: newToken() });
-      await transport.send(message, `test-${date}`);
-      return `Test mail of the Effect of ${date} sent to ${maskEmail(address.email)} via ${transport.description}; nothing was recorded for the list.\n`;
+      await mailer.send({ ...message, reference: `effect-test-${date}` });
+      return `Test mail of the Effect of ${date} sent to ${maskEmail(address.email)} via ${mailer.description}; nothing was recorded for the list.\n`;
     }
 
-    const lines: string[] = [];
-    // Rows a sender that died (on PostgreSQL: its lease ran out) left in `sending`.
-    const stale = await store.markAbandoned(now(), false);
-    if (stale > 0) lines.push(`${stale} mails a stopped sender was sending are now unknown (not resent).`);
-    if (!(await store.edition(date))) {
-      // Not published: this throws, and nothing is queued.
-      const edition = await loadEdition(date, ctx.publicDir, ctx.config.siteUrl);
-      const prepared = await store.prepare(edition, now());
-      if (prepared.created)
-        lines.push(`Prepared the Effect of ${date} for ${prepared.recipients} confirmed subscribers.`);
-    }
-    if (await store.resume(date, now())) lines.push("Resumed the paused edition.");
-    if (command.retryUnknown) {
-      const again = await store.requeueUnknown(date, now());
-      lines.push(`${again} mails in doubt (unknown) queued again.`);
-    }
-    const report = await sendEdition(date, {
+    const result = await sendDaysEffect(date, {
       store,
-      transport,
+      loadEdition: (day) => loadEdition(day, ctx.publicDir, ctx.config.siteUrl),
+      retryUnknown: command.retryUnknown,
+      mailer,
       settings: ctx.config,
       log: ctx.log,
       rate: ctx.shared?.rate ?? createRateLimiter(ctx.sending.ratePerSecond),
@@ -206,11 +192,19 @@ export async function runEffectCommand(command: EffectCommand, ctx: EffectContex
       waitForRetries: true,
       signal: ctx.signal,
     });
+    const lines: string[] = [];
+    if (result.markedUnknown > 0)
+      lines.push(`${result.markedUnknown} mails a stopped sender was sending are now unknown (not resent).`);
+    if (result.preparedFor !== null)
+      lines.push(`Prepared the Effect of ${date} for ${result.preparedFor} confirmed subscribers.`);
+    if (result.resumed) lines.push("Resumed the paused edition.");
+    if (result.requeued !== null) lines.push(`${result.requeued} mails in doubt (unknown) queued again.`);
+    const report = result.run;
     lines.push(
       `This run: ${report.sent} sent, ${report.failed} failed, ${report.skipped} skipped, ${report.retried} temporary failures${report.paused ? "; the edition is paused" : ""}${!report.finished && !report.paused ? "; stopped before the end" : ""}.`,
     );
     return `${lines.join("\n")}\n${await statusText(store, date)}`;
   } finally {
-    if (!ctx.shared) await transport.close?.();
+    if (!ctx.shared) await mailer.close?.();
   }
 }

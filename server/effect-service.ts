@@ -15,7 +15,7 @@ import {
 } from "../supabase/functions/_shared/effect-sending/sending-config.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
-import { createEffectTransport, type EffectContext, runEffectCommand } from "./effect-commands.ts";
+import { createEffectMailer, type EffectContext, runEffectCommand } from "./effect-commands.ts";
 import { startOperatorSocket } from "./effect-operator.ts";
 
 export interface EffectServiceOptions {
@@ -39,20 +39,20 @@ export async function startEffectService(options: EffectServiceOptions) {
   const sending = parseSendingConfig(options.env);
   const store = createDeliveryStore(db);
   if (exclusive) {
-    const stale = await store.markAbandoned(now(), true);
+    const stale = await store.markStaleAsUnknown(now(), true);
     if (stale > 0)
       log.warn(
         `${stale} Effect mails were being sent when the last process stopped: marked unknown (see npm run effect -- status DATE)`,
       );
   }
   const stopping = new AbortController();
-  const transport = createEffectTransport({ env: options.env, dataDir: options.dataDir, sending });
+  const mailer = createEffectMailer({ env: options.env, dataDir: options.dataDir, sending });
   const ctx: EffectContext = {
     ...options,
     sending,
     now,
     signal: stopping.signal,
-    shared: { transport, rate: createRateLimiter(sending.ratePerSecond) },
+    shared: { mailer, rate: createRateLimiter(sending.ratePerSecond) },
   };
   const running = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -104,7 +104,7 @@ export async function startEffectService(options: EffectServiceOptions) {
   }
   if (sending.sendAt) {
     log.info(
-      `Effect of the Day: sent daily at ${sending.sendAt} (${sending.timeZone}) via ${transport.description}`,
+      `Effect of the Day: sent daily at ${sending.sendAt} (${sending.timeZone}) via ${mailer.description}`,
     );
     const first = setTimeout(() => void tick(), FIRST_TICK_MS);
     first.unref();
@@ -119,7 +119,7 @@ export async function startEffectService(options: EffectServiceOptions) {
       stopping.abort();
       await Promise.allSettled([...running]);
       await socket?.close();
-      await transport.close?.();
+      await mailer.close?.();
     },
   };
 }

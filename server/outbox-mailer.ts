@@ -1,33 +1,44 @@
 /**
- * The local stack's transport when no `SMTP_URL` is set: each mail becomes an `.eml` file in
- * `$DATA_DIR/outbox/` (any mail program opens it) and its preview line (the confirmation link)
- * is printed, so a signup can be finished without a mail server. Node only (it writes files):
- * the Deno entries never import it.
+ * The local stack's transport when no `SMTP_URL` is set: each mail (a confirmation, an Effect)
+ * becomes an `.eml` file in `$DATA_DIR/outbox/` (any mail program opens it) and its preview line
+ * (the confirmation link) is printed, so a signup and a send can be tried end to end without a
+ * mail server. Node only (it writes files): the Deno entries never import it.
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { maskEmail } from "../supabase/functions/_shared/subscriptions/email-address.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
+import type { MailMessage, Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
 import { nodemailerFields } from "../supabase/functions/_shared/mail/smtp.ts";
+import { maskEmail } from "../supabase/functions/_shared/subscriptions/email-address.ts";
 
-export function createOutboxMailer(outboxDir: string, log: Logger): Mailer {
+// nodemailer builds the same MIME message it would send over SMTP.
+const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+
+/** The message as nodemailer would send it over SMTP (MIME, both parts, the list headers). */
+export async function composeMime(message: MailMessage): Promise<Buffer> {
+  const info = await composer.sendMail(nodemailerFields(message));
+  return info.message as Buffer;
+}
+
+/** Written under a temporary name and renamed, so a reader never sees half a file. */
+export function writeWhole(file: string, content: Buffer | string): void {
+  writeFileSync(`${file}.tmp`, content);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** `log`: a line per mail (the confirmation link); none for the Effect's thousands. */
+export function createOutboxMailer(outboxDir: string, log?: Logger): Mailer {
   mkdirSync(outboxDir, { recursive: true });
-  // nodemailer builds the same MIME message it would send over SMTP.
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     description: `outbox ${outboxDir}`,
     async send(message) {
-      const info = await composer.sendMail(nodemailerFields(message));
       // Time first, so the folder lists mails in the order they were written.
-      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomUUID().slice(0, 8)}.eml`;
+      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.reference ?? randomUUID().slice(0, 8)}.eml`;
       const file = path.join(outboxDir, name);
-      // Written under a temporary name and renamed, so a reader never sees half a mail.
-      writeFileSync(`${file}.tmp`, info.message as Buffer);
-      renameSync(`${file}.tmp`, file);
-      log.info(
+      writeWhole(file, await composeMime(message));
+      log?.info(
         `mail to ${maskEmail(message.to)} written to ${file}${message.preview ? `; ${message.preview}` : ""}`,
       );
     },

@@ -177,9 +177,7 @@ describe("an SMTP server that accepts the connection and then says nothing", () 
   };
   it("gives up after the mailer's own timeouts, so the job is retried instead of blocking the queue", async () => {
     const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, {
-      connectionTimeout: 300,
-      greetingTimeout: 300,
-      socketTimeout: 300,
+      timeouts: { connectionTimeout: 300, greetingTimeout: 300, socketTimeout: 300 },
     });
     const started = Date.now();
     await expect(mailer.send(message)).rejects.toThrow(/greeting|timeout/i);

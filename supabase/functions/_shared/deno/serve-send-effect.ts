@@ -1,17 +1,16 @@
 /**
  * The Deno side of `send-effect`, served as the core's app (`app.ts`) with `Deno.serve(app.fetch)`:
  * configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`,
- * the pooled SMTP transport from `SMTP_URL` (required on hosted Supabase), and the key pg_cron
+ * the pooled SMTP mailer from `SMTP_URL` (required on hosted Supabase), and the key pg_cron
  * sends from `SEND_EFFECT_KEY`. Checked by `deno check`, not `tsc`, like serve-function.ts.
  */
 import { createFunctionsApp } from "../app.ts";
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
 import { createPostgresExecutor } from "../db/postgres-executor.ts";
-import { createPooledSmtpTransport } from "../mail/pooled-smtp.ts";
+import { createLogMailer } from "../mail/log-mailer.ts";
+import { createSmtpMailer } from "../mail/smtp.ts";
 import { createSendEffectHandler } from "../effect-sending/send-effect-handler.ts";
-import type { EffectTransport } from "../effect-sending/send-run.ts";
 import { parseSendingConfig } from "../effect-sending/sending-config.ts";
-import { maskEmail } from "../subscriptions/email-address.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
 
 export function serveSendEffect(): void {
@@ -28,19 +27,14 @@ export function serveSendEffect(): void {
   if (!databaseUrl)
     throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
   // Without SMTP_URL (a local `supabase functions serve` only) mails are logged, not sent.
-  const transport: EffectTransport = smtpUrl
-    ? createPooledSmtpTransport(smtpUrl, sending.maxConnections)
-    : {
-        description: "log (SMTP_URL is not set: mail is not sent)",
-        async send(message) {
-          log.warn(`Effect mail to ${maskEmail(message.to)} not sent (no SMTP_URL): ${message.subject}`);
-        },
-      };
+  const mailer = smtpUrl
+    ? createSmtpMailer(smtpUrl, { pooled: { maxConnections: sending.maxConnections } })
+    : createLogMailer(log);
   const handler = createSendEffectHandler({
     db: createPostgresExecutor(databaseUrl, { max: 3 }),
     config,
     sending,
-    transport,
+    mailer,
     log,
     key,
     // Supabase stops a call after 150 s (free plan); the next call comes a minute later.

@@ -89,7 +89,7 @@ export function createDeliveryStore(db: SqlExecutor) {
      * accepted, so it is not sent again unless the operator asks. `all`: every `sending` row is
      * stale (PGlite, which one process holds); otherwise only those whose lease has run out.
      */
-    async markAbandoned(now: Date, all: boolean): Promise<number> {
+    async markStaleAsUnknown(now: Date, all: boolean): Promise<number> {
       const rows = await db.query(
         `update effect_deliveries set status = 'unknown', lease_owner = null, lease_until = null,
            last_error = 'The sender stopped while this mail was being sent: it may or may not have gone out'

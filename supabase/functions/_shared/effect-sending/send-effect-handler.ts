@@ -8,20 +8,21 @@
 import type { Config } from "../config.ts";
 import { type ErrorCode, errorBody } from "../http/answers.ts";
 import type { Logger } from "../logger.ts";
+import type { Mailer } from "../mail/mailer.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
 import { createRateLimiter } from "./delivery-decisions.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { EditionError } from "./edition.ts";
 import { checkEditionDate, fetchEdition } from "./edition-source.ts";
-import { type EffectTransport, sendEdition } from "./send-run.ts";
+import { sendDaysEffect } from "./send-day.ts";
 import { dueEditionDate, type SendingConfig } from "./sending-config.ts";
 
 export interface SendEffectDeps {
   db: SqlExecutor;
   config: Config;
   sending: SendingConfig;
-  transport: EffectTransport;
+  mailer: Mailer;
   log: Logger;
   /** `SEND_EFFECT_KEY`: the bearer key pg_cron sends; null refuses every call. */
   key: string | null;
@@ -46,7 +47,7 @@ async function sameKey(given: string, key: string): Promise<boolean> {
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createSendEffectHandler(deps: SendEffectDeps) {
-  const { db, config, sending, transport, log } = deps;
+  const { db, config, sending, mailer, log } = deps;
   const now = deps.now ?? (() => new Date());
   const store = createDeliveryStore(db);
   // One pace for every call this instance serves.
@@ -76,18 +77,10 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
     if (!date) return json(200, { status: "not_due", sendAt: sending.sendAt, timeZone: sending.timeZone });
 
     try {
-      const stale = await store.markAbandoned(started, false);
-      if (stale > 0) log.warn(`send-effect: ${stale} mails of a stopped sender are now unknown`);
-      if (!(await store.edition(date))) {
-        const edition = await fetchEdition(config.siteUrl, date, deps.fetchImpl);
-        const prepared = await store.prepare(edition, now());
-        if (prepared.created)
-          log.info(`send-effect: prepared the Effect of ${date} for ${prepared.recipients} subscribers`);
-      }
-      await store.resume(date, now());
-      const report = await sendEdition(date, {
+      const result = await sendDaysEffect(date, {
         store,
-        transport,
+        loadEdition: (day) => fetchEdition(config.siteUrl, day, deps.fetchImpl),
+        mailer,
         settings: config,
         log,
         rate,
@@ -99,13 +92,17 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
         deadline: new Date(started.getTime() + deps.secondsPerCall * 1000),
         waitForRetries: false,
       });
-      const status = await store.status(date);
+      if (result.markedUnknown > 0)
+        log.warn(`send-effect: ${result.markedUnknown} mails of a stopped sender are now unknown`);
+      if (result.preparedFor !== null)
+        log.info(`send-effect: prepared the Effect of ${date} for ${result.preparedFor} subscribers`);
+      const report = result.run;
       const state = report.paused ? "paused" : report.finished ? "done" : "sending";
       if (report.sent + report.failed + report.skipped > 0 || report.paused)
         log.info(
           `send-effect ${date}: ${report.sent} sent, ${report.failed} failed, ${report.skipped} skipped this call; ${state}`,
         );
-      return json(200, { status: state, date, thisCall: report, counts: status?.counts });
+      return json(200, { status: state, date, thisCall: report, counts: result.status?.counts });
     } catch (error) {
       if (error instanceof EditionError) {
         log.warn(`send-effect ${date}: ${error.message}`);

@@ -9,23 +9,17 @@
  * an Effect twice, and at most one batch per dead sender is in doubt.
  */
 import type { MailSettings } from "../mail/confirmation-mail.ts";
-import type { MailMessage } from "../mail/mailer.ts";
+import type { Mailer } from "../mail/mailer.ts";
 import { maskAddresses, maskEmail } from "../subscriptions/email-address.ts";
 import type { Logger } from "../logger.ts";
 import { classifySendError, type createRateLimiter } from "./delivery-decisions.ts";
 import type { DeliveryOutcome, DeliveryStore, RetryPolicy } from "./delivery-store.ts";
 import { effectMail } from "./edition.ts";
 
-/** Where Effect mails go: pooled SMTP, or an outbox folder. Resolves once the mail is accepted. */
-export interface EffectTransport {
-  readonly description: string;
-  send(message: MailMessage, deliveryId: string): Promise<void>;
-  close?(): Promise<void>;
-}
-
 export interface SendRunOptions {
   store: DeliveryStore;
-  transport: EffectTransport;
+  /** Pooled SMTP, the outbox, or the log. */
+  mailer: Mailer;
   settings: MailSettings;
   log: Logger;
   rate: ReturnType<typeof createRateLimiter>;
@@ -70,7 +64,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function sendEdition(date: string, options: SendRunOptions): Promise<SendReport> {
-  const { store, transport, settings, log, rate, owner, policy, signal } = options;
+  const { store, mailer, settings, log, rate, owner, policy, signal } = options;
   const now = options.now ?? (() => new Date());
   const edition = await store.edition(date);
   if (!edition) throw new Error(`The Effect of ${date} is not prepared`);
@@ -123,7 +117,7 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
             unsubscribeToken: delivery.unsubscribeToken,
           });
           try {
-            await transport.send(message, delivery.id);
+            await mailer.send({ ...message, reference: `effect-${delivery.id}` });
             outcomes.push({ id: delivery.id, result: "sent" });
           } catch (error) {
             const failure = classifySendError(error);

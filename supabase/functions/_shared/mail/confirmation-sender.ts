@@ -50,13 +50,13 @@ export function createMailSender(deps: MailSenderDeps) {
   async function deliver(job: MailJob): Promise<void> {
     const payload = job.payload;
     if (!payload) {
-      await queue.markAbandoned(job.id, "The job has no payload");
+      await queue.abandon(job.id, "The job has no payload");
       log.error(`mail job ${job.id} abandoned: no payload`);
       return;
     }
     const expiresAt = new Date(payload.expiresAt);
     if (expiresAt.getTime() <= now().getTime()) {
-      await queue.markAbandoned(job.id, "The confirmation link expired before the mail could be sent");
+      await queue.abandon(job.id, "The confirmation link expired before the mail could be sent");
       log.error(
         `mail job ${job.id} to ${maskEmail(job.recipient)} abandoned after ${job.attempts - 1} failed attempts: its link expired`,
       );
@@ -74,12 +74,12 @@ export function createMailSender(deps: MailSenderDeps) {
       const reason = errorMessage(error);
       if (smtpFailureKind(error) === "permanent") {
         // Trying again would be refused again (and look like abuse to the provider).
-        await queue.markRejected(job.id, reason, now());
+        await queue.abandonUndeliverable(job.id, reason, now());
         log.warn(`mail to ${maskEmail(job.recipient)} refused for good, not retried: ${reason}`);
         return;
       }
       const delay = retryDelaySeconds(job.attempts, config.mailRetryBaseSeconds, config.mailRetryMaxSeconds);
-      await queue.markFailed(job.id, reason, new Date(now().getTime() + delay * 1000));
+      await queue.scheduleRetry(job.id, reason, new Date(now().getTime() + delay * 1000));
       log.warn(
         `mail to ${maskEmail(job.recipient)} failed (attempt ${job.attempts}), retrying in ${delay}s: ${reason}`,
       );

@@ -1,7 +1,9 @@
 /**
  * The mail queue: durable jobs in `mail_jobs`, written in the same transaction as the change that
  * needs the mail, claimed by senders with `for update skip locked` so several instances share the
- * queue without sending a mail twice, and marked sent, failed (retried later) or abandoned.
+ * queue without sending a mail twice. A job has one of three states, each one word: `queued`
+ * (waiting, or waiting for its retry: `scheduleRetry`), `sent`, or `abandoned` (it will never be
+ * sent: its link expired, a newer mail superseded it, or the server refused the address for good).
  */
 import { type SqlExecutor, type SqlQueryable, toDate } from "../db/sql-executor.ts";
 
@@ -114,7 +116,7 @@ export function createMailQueue(db: SqlExecutor) {
       });
     },
 
-    async markFailed(jobId: string, error: string, nextAttemptAt: Date): Promise<void> {
+    async scheduleRetry(jobId: string, error: string, nextAttemptAt: Date): Promise<void> {
       await db.query(
         // Only a queued job is retried; one superseded meanwhile stays abandoned.
         `update mail_jobs set next_attempt_at = $2::timestamptz, locked_until = null, last_error = $3
@@ -149,7 +151,7 @@ export function createMailQueue(db: SqlExecutor) {
      * no further mail until it signs up and confirms again. Locks subscriber before job, as
      * `markSent` does.
      */
-    async markRejected(jobId: string, error: string, now: Date): Promise<void> {
+    async abandonUndeliverable(jobId: string, error: string, now: Date): Promise<void> {
       await db.transaction(async (tx) => {
         const [subscriber] = await tx.query<{ id: string }>(
           `select id from subscribers where id = (select subscriber_id from mail_jobs where id = $1) for update`,
@@ -170,7 +172,7 @@ export function createMailQueue(db: SqlExecutor) {
     },
 
     /** A job whose link has expired is pointless to send; it is kept, marked, for the operator. */
-    async markAbandoned(jobId: string, error: string): Promise<void> {
+    async abandon(jobId: string, error: string): Promise<void> {
       await db.query(
         `update mail_jobs set status = 'abandoned', payload = null, locked_until = null, last_error = $2 where id = $1`,
         [jobId, error.slice(0, 1000)],

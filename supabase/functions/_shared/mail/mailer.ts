@@ -1,7 +1,9 @@
 /**
- * What every mail transport is: a `Mailer` takes a finished `MailMessage` and resolves once the
- * mail is accepted. Transports (SMTP, outbox, log) live in `transports/`; what a mail says is
- * decided before it reaches them, so a transport never knows which kind of mail it carries.
+ * The one mail interface: a `Mailer` takes a finished `MailMessage` and resolves once the mail is
+ * accepted. Every mail (the confirmation, the Effect, a test send) goes through one, whichever
+ * transport it is: SMTP (`smtp.ts`, pooled for the Effect's lists), the log (`log-mailer.ts`, a
+ * function without SMTP_URL) or the local stack's outbox folder (server/outbox-mailer.ts). What a
+ * mail says is decided before it reaches them, so a transport never knows which kind it carries.
  */
 
 export interface MailMessage {
@@ -16,6 +18,8 @@ export interface MailMessage {
    * act on the mail without opening it, e.g. `confirm: https://...`. Never printed by SMTP.
    */
   preview?: string;
+  /** Names the mail where a transport keeps it (the outbox's file name), e.g. `effect-<delivery id>`. */
+  reference?: string;
 }
 
 export interface Mailer {

@@ -2,6 +2,10 @@
  * The SMTP transport, through nodemailer: `smtp://user:pass@host:587` (STARTTLS when offered) or
  * `smtps://user:pass@host:465` (implicit TLS, the only option on Supabase, which blocks 25 and
  * 587). Query parameters in the URL are nodemailer options, e.g. `?tls.rejectUnauthorized=false`.
+ *
+ * `pooled`: one nodemailer pool, so the Effect's list of thousands reuses a few connections
+ * instead of opening one per mail. Its pace is set by the sender's one global rate, not by
+ * nodemailer's per-connection limits.
  */
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
@@ -23,17 +27,28 @@ export const nodemailerFields = ({ from, to, subject, text, html, headers }: Mai
   headers,
 });
 
-export function createSmtpMailer(smtpUrl: string, timeouts = SMTP_TIMEOUTS): Mailer {
+export interface SmtpOptions {
+  timeouts?: typeof SMTP_TIMEOUTS;
+  /** Keep up to this many connections open and reuse them (the Effect's sends). */
+  pooled?: { maxConnections: number };
+}
+
+export function createSmtpMailer(smtpUrl: string, options: SmtpOptions = {}): Mailer {
   const url = new URL(smtpUrl);
   if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
     throw new Error(`SMTP_URL must start with smtp:// or smtps:// (got "${url.protocol}//...")`);
   }
+  const { pooled } = options;
   // Not `{ url, ...timeouts }`: given a `url`, nodemailer drops every other option. The URL's own
   // query options (`?socketTimeout=...`) still win over these defaults.
-  const transport = nodemailer.createTransport({ ...timeouts, ...parseConnectionUrl(smtpUrl) });
+  const transport = nodemailer.createTransport({
+    ...(options.timeouts ?? SMTP_TIMEOUTS),
+    ...(pooled ? { pool: true, maxConnections: pooled.maxConnections, maxMessages: Infinity } : {}),
+    ...parseConnectionUrl(smtpUrl),
+  });
   const port = url.port || (url.protocol === "smtps:" ? "465" : "587");
   return {
-    description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}`,
+    description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}${pooled ? `, ${pooled.maxConnections} connections` : ""}`,
     async send(message: MailMessage): Promise<void> {
       await transport.sendMail(nodemailerFields(message));
     },
