@@ -12,6 +12,7 @@ import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
 import { parseConfig } from "../supabase/functions/_shared/config.ts";
 import { createPostgresExecutor } from "../supabase/functions/_shared/db/postgres-executor.ts";
+import { mailSettings } from "../supabase/functions/_shared/mail/list-headers.ts";
 import { effectMail } from "../supabase/functions/_shared/effect-sending/edition.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
@@ -25,6 +26,7 @@ import {
   publishEdition,
   readerAddress,
   seedConfirmed,
+  contentIdentity,
 } from "../server/testing/effect-fixtures.ts";
 import { freePort } from "../toolkit/free-port.ts";
 import { postgresAvailable, startPostgres } from "../toolkit/postgres-server.ts";
@@ -110,7 +112,10 @@ async function ceiling(): Promise<Scenario> {
     maxMessages: Infinity,
   });
   const messages = Array.from({ length: SUBSCRIBERS }, (_, i) =>
-    effectMail(config, edition, { to: readerAddress(i + 1), unsubscribeToken: newToken() }),
+    effectMail(mailSettings(config, contentIdentity()), edition, {
+      to: readerAddress(i + 1),
+      unsubscribeToken: newToken(),
+    }),
   );
   const started = performance.now();
   await Promise.all(messages.map((message) => transport.sendMail(message)));
@@ -136,7 +141,7 @@ async function ours(name: string, db: SqlExecutor, env: Record<string, string>):
   const started = performance.now();
   await runEffectCommand(
     { action: "send", date: DATE, retryUnknown: false },
-    effectContext(fullEnv, { db, dataDir: publicDir, publicDir, log: quiet }),
+    effectContext(fullEnv, { db, dataDir: publicDir, publicDir, log: quiet, identity: contentIdentity() }),
   );
   const seconds = (performance.now() - started) / 1000;
   await sink.close();

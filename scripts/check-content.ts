@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import yaml from "js-yaml";
 import { checkContent, contentTypes } from "../src/content/schema.ts";
+import { readVariable } from "../supabase/functions/_shared/config/variables.ts";
 import { loadEffects } from "../src/effects/effects.ts";
 
 export interface ContentProblem {
@@ -51,7 +52,9 @@ const annotation = ({ file, message }: ContentProblem): string =>
 if (require.main === module) {
   const problems = contentProblems(path.resolve(__dirname, ".."));
   for (const problem of problems) {
-    console.error(process.env.GITHUB_ACTIONS === "true" ? annotation(problem) : problem.message);
+    console.error(
+      readVariable(process.env, "GITHUB_ACTIONS") === "true" ? annotation(problem) : problem.message,
+    );
   }
   if (problems.length > 0) {
     console.error(`\n${problems.length} problem(s) in content/: fix the fields named above.`);

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { LOCAL_BACKEND_URL } from "../src/content/cms-config.ts";
+import { readNumberVariable } from "../supabase/functions/_shared/config/variables.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const requireFromRoot = createRequire(path.join(ROOT, "package.json"));
@@ -28,7 +29,7 @@ export function decapServerProcess(repoDir: string, port = Number(new URL(LOCAL_
 }
 
 function main(): void {
-  const sitePort = process.env.PORT?.trim() || "8000";
+  const sitePort = String(readNumberVariable(process.env, "PORT"));
   const decap = decapServerProcess(ROOT);
   const children: ChildProcess[] = [
     spawn(decap.command, decap.args, { cwd: ROOT, env: decap.env, stdio: "inherit" }),

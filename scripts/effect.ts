@@ -4,7 +4,6 @@
  * (DATABASE_URL, or PGlite in DATA_DIR). A local stack that holds the PGlite folder runs the
  * command itself (server/effect-operator.ts); otherwise this process opens the storage.
  */
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { createDeliveryStore } from "../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
@@ -18,7 +17,8 @@ import {
   runEffectCommand,
 } from "../server/effect-commands.ts";
 import { handToStack } from "../server/effect-operator.ts";
-import { ROOT } from "../server/local-env.ts";
+import { loadDotEnv, parseLocalEnv } from "../server/local-env.ts";
+import { readSenderIdentity } from "../src/content/read-brand.ts";
 import { stdoutLogger } from "../server/start-server.ts";
 import { openStorage } from "../server/storage.ts";
 
@@ -51,8 +51,7 @@ export function parseCommandLine(args: string[]): EffectCommand {
 
 export async function run(args: string[], env = process.env, signal?: AbortSignal): Promise<string> {
   const command = parseCommandLine(args);
-  const dataDir = path.resolve(ROOT, env.DATA_DIR?.trim() || ".data");
-  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const { dataDir, databaseUrl, publicDir, port, contentDir } = parseLocalEnv(env);
   if (!databaseUrl && dataDirHolder(dataDir) !== null) {
     const answer = await handToStack(dataDir, command);
     if (!answer)
@@ -63,7 +62,7 @@ export async function run(args: string[], env = process.env, signal?: AbortSigna
     if (!answer.ok) throw new Error(answer.output.trim());
     return `(run by the local stack that holds ${dataDir})\n${answer.output}`;
   }
-  const defaultSiteUrl = `http://localhost:${env.PORT?.trim() || 8000}`;
+  const defaultSiteUrl = `http://localhost:${port}`;
   // status and preview only read: a PostgreSQL database is never migrated by them.
   const storage = await openStorage({ databaseUrl, dataDir, readOnly: command.action !== "send" });
   try {
@@ -80,7 +79,8 @@ export async function run(args: string[], env = process.env, signal?: AbortSigna
         {
           db: storage.db,
           dataDir,
-          publicDir: path.resolve(ROOT, env.PUBLIC_DIR?.trim() || "public"),
+          publicDir,
+          identity: readSenderIdentity(contentDir),
           log,
           signal,
         },
@@ -93,6 +93,7 @@ export async function run(args: string[], env = process.env, signal?: AbortSigna
 }
 
 if (require.main === module) {
+  loadDotEnv();
   const stop = new AbortController();
   // Ctrl-C: the batch in hand is finished and recorded, the rest stays queued for the next run.
   process.once("SIGINT", () => stop.abort());

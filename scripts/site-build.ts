@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { readBrand } from "../src/content/read-brand";
+import { readTextVariable, readVariable } from "../supabase/functions/_shared/config/variables";
 import {
   effectsDir,
   publicationDay,
@@ -46,7 +47,10 @@ function publicationReason(root: string, env: NodeJS.ProcessEnv): string | null 
   }
   let today: string;
   try {
-    today = publicationDay(env.EFFECTS_TODAY ? "UTC" : readBrand(path.join(root, "content")).timeZone, env);
+    today = publicationDay(
+      readVariable(env, "EFFECTS_TODAY") ? "UTC" : readBrand(path.join(root, "content")).timeZone,
+      env,
+    );
   } catch (error) {
     // The build reports it with the file and the field.
     return error instanceof Error ? error.message : String(error);
@@ -99,7 +103,7 @@ export function buildSiteIfStale(
   const result = spawnSync(path.join(root, "node_modules/.bin/gatsby"), ["build"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...env, GATSBY_TELEMETRY_DISABLED: env.GATSBY_TELEMETRY_DISABLED ?? "1" },
+    env: { ...env, GATSBY_TELEMETRY_DISABLED: readTextVariable(env, "GATSBY_TELEMETRY_DISABLED") },
   });
   if (result.status !== 0) throw new Error("The site did not build; see the messages above.");
 }

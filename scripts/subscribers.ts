@@ -11,7 +11,7 @@ import {
   SUBSCRIBER_STATUSES,
 } from "../supabase/functions/_shared/subscriptions/admin-queries.ts";
 import type { SubscriberStatus } from "../supabase/functions/_shared/subscriptions/lifecycle.ts";
-import { parseLocalEnv } from "../server/local-env.ts";
+import { loadDotEnv, parseLocalEnv } from "../server/local-env.ts";
 import { openStorage } from "../server/storage.ts";
 
 const USAGE = `Usage:
@@ -123,6 +123,7 @@ export async function run(args: string[], env = process.env): Promise<string> {
 }
 
 if (require.main === module) {
+  loadDotEnv();
   run(process.argv.slice(2)).then(
     (output) => process.stdout.write(output),
     (error: unknown) => {

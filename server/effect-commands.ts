@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { type Config, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
+import { readVariable } from "../supabase/functions/_shared/config/variables.ts";
 import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
 import { createSmtpMailer } from "../supabase/functions/_shared/mail/smtp.ts";
 import {
@@ -29,6 +30,8 @@ import {
   type SendingConfig,
 } from "../supabase/functions/_shared/effect-sending/sending-config.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import { mailSettings } from "../supabase/functions/_shared/mail/list-headers.ts";
+import type { SenderIdentity } from "../supabase/functions/_shared/published.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
 import { newToken } from "../supabase/functions/_shared/subscriptions/tokens.ts";
 import { loadEdition } from "./effect-editions.ts";
@@ -42,6 +45,8 @@ export type EffectCommand =
 export interface EffectContext {
   db: SqlExecutor;
   config: Config;
+  /** The names and time zone from the content (read once, when the process starts). */
+  identity: SenderIdentity;
   sending: SendingConfig;
   env: Env;
   dataDir: string;
@@ -59,7 +64,7 @@ export class EffectUsageError extends Error {}
 /** The context from the environment (SITE_URL, SMTP_URL, MAIL_RATE_PER_SECOND, ...) and where the data is. */
 export function effectContext(
   env: Env,
-  where: Pick<EffectContext, "db" | "dataDir" | "publicDir" | "log" | "signal">,
+  where: Pick<EffectContext, "db" | "dataDir" | "publicDir" | "log" | "signal" | "identity">,
   defaultSiteUrl?: string,
 ): EffectContext {
   return { ...where, env, config: parseConfig(env, defaultSiteUrl), sending: parseSendingConfig(env) };
@@ -113,7 +118,7 @@ export const senderName = () => `${hostname()}:${process.pid}:${randomBytes(4).t
 
 /** The Effect's mailer: pooled SMTP, or the outbox folder without SMTP_URL. */
 export function createEffectMailer(ctx: Pick<EffectContext, "env" | "dataDir" | "sending">): Mailer {
-  const smtpUrl = ctx.env.SMTP_URL?.trim();
+  const smtpUrl = readVariable(ctx.env, "SMTP_URL");
   return smtpUrl
     ? createSmtpMailer(smtpUrl, { pooled: { maxConnections: ctx.sending.maxConnections } })
     : createOutboxMailer(path.join(ctx.dataDir, "outbox"));
@@ -152,7 +157,7 @@ export async function runEffectCommand(command: EffectCommand, ctx: EffectContex
   if (command.action === "preview") {
     const edition = await editionFor(ctx, store, date);
     // A token that is not stored: the preview shows the links' shape, they unsubscribe nobody.
-    const message = effectMail(ctx.config, edition, {
+    const message = effectMail(mailSettings(ctx.config, ctx.identity), edition, {
       to: "subscriber@example.com",
       unsubscribeToken: newToken(),
     });
@@ -171,7 +176,10 @@ export async function runEffectCommand(command: EffectCommand, ctx: EffectContex
       const address = checkEmail(command.to);
       if (!address.ok) throw new EffectUsageError(`--to must be an e-mail address (got "${command.to}").`);
       const edition = await editionFor(ctx, store, date);
-      const message = effectMail(ctx.config, edition, { to: address.email, unsubscribeToken: newToken() });
+      const message = effectMail(mailSettings(ctx.config, ctx.identity), edition, {
+        to: address.email,
+        unsubscribeToken: newToken(),
+      });
       await mailer.send({ ...message, reference: `effect-test-${date}` });
       return `Test mail of the Effect of ${date} sent to ${maskEmail(address.email)} via ${mailer.description}; nothing was recorded for the list.\n`;
     }
@@ -181,7 +189,7 @@ export async function runEffectCommand(command: EffectCommand, ctx: EffectContex
       loadEdition: (day) => loadEdition(day, ctx.publicDir, ctx.config.siteUrl),
       retryUnknown: command.retryUnknown,
       mailer,
-      settings: ctx.config,
+      settings: mailSettings(ctx.config, ctx.identity),
       log: ctx.log,
       rate: ctx.shared?.rate ?? createRateLimiter(ctx.sending.ratePerSecond),
       owner: senderName(),

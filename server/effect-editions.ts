@@ -9,10 +9,11 @@ import {
   type MailEdition,
   parseEdition,
 } from "../supabase/functions/_shared/effect-sending/edition.ts";
-import { editionPath, fetchEdition } from "../supabase/functions/_shared/effect-sending/edition-source.ts";
+import { fetchEdition } from "../supabase/functions/_shared/effect-sending/edition-source.ts";
+import { mailEditionPath } from "../supabase/functions/_shared/published.ts";
 
 export async function loadEdition(date: string, publicDir: string, siteUrl: string): Promise<MailEdition> {
-  const file = path.join(publicDir, editionPath(date));
+  const file = path.join(publicDir, mailEditionPath(date));
   if (!existsSync(file)) return fetchEdition(siteUrl, date);
   let parsed: unknown;
   try {

@@ -14,6 +14,7 @@ import {
   parseSendingConfig,
 } from "../supabase/functions/_shared/effect-sending/sending-config.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import type { SenderIdentity } from "../supabase/functions/_shared/published.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
 import { createEffectMailer, type EffectContext, runEffectCommand } from "./effect-commands.ts";
 import { startOperatorSocket } from "./effect-operator.ts";
@@ -24,6 +25,7 @@ export interface EffectServiceOptions {
   exclusive: boolean;
   env: Env;
   config: Config;
+  identity: SenderIdentity;
   dataDir: string;
   publicDir: string;
   log: Logger;
@@ -83,7 +85,7 @@ export async function startEffectService(options: EffectServiceOptions) {
   const done = new Set<string>();
   const warned = new Set<string>();
   async function tick(): Promise<void> {
-    const date = dueEditionDate(sending, now());
+    const date = dueEditionDate(sending.sendAt, options.identity.timeZone, now());
     if (!date || busy || done.has(date) || stopping.signal.aborted) return;
     busy = true;
     try {
@@ -104,7 +106,7 @@ export async function startEffectService(options: EffectServiceOptions) {
   }
   if (sending.sendAt) {
     log.info(
-      `Effect of the Day: sent daily at ${sending.sendAt} (${sending.timeZone}) via ${mailer.description}`,
+      `Effect of the Day: sent daily at ${sending.sendAt} (${options.identity.timeZone}) via ${mailer.description}`,
     );
     const first = setTimeout(() => void tick(), FIRST_TICK_MS);
     first.unref();

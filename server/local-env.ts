@@ -1,11 +1,19 @@
 /**
- * The one reader of the local stack's environment (`npm start`, `npm run serve`,
- * `npm run subscribers`): where it listens, where data and the built site live, which database
- * and mail server it uses. The functions' own settings (`SITE_URL`, limits, ...) are read by
- * `parseConfig` in the portable core. A value that is set but unusable is an error, never a default.
+ * The local stack's own settings (`npm start`, `npm run serve`, `npm run effect`,
+ * `npm run subscribers`), read through the registry (config/variables.ts): where it listens, where
+ * data, content and the built site live, which database and mail server it uses. The functions'
+ * settings (`SITE_URL`, limits, ...) are read by `parseConfig` in the core. A value that is set
+ * but unusable is an error, never a default.
  */
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Env } from "../supabase/functions/_shared/config.ts";
+import { parseEnv } from "node:util";
+import {
+  type Env,
+  readNumberVariable,
+  readTextVariable,
+  readVariable,
+} from "../supabase/functions/_shared/config/variables.ts";
 import { parseTrustedHops } from "../supabase/functions/_shared/http/client-address.ts";
 
 export const ROOT = path.resolve(__dirname, "..");
@@ -17,6 +25,8 @@ export interface LocalEnv {
   /** PGlite files and the outbox. */
   dataDir: string;
   publicDir: string;
+  /** The content the site is built from: the sender's names and time zone come from it too. */
+  contentDir: string;
   /** PostgreSQL instead of PGlite. */
   databaseUrl?: string;
   /** SMTP instead of the outbox. */
@@ -25,21 +35,28 @@ export interface LocalEnv {
   trustedHops: number;
 }
 
-const set = (value: string | undefined): string | undefined => value?.trim() || undefined;
-
 export function parseLocalEnv(env: Env = process.env): LocalEnv {
-  // An empty PORT (`PORT= npm start`) means unset, not port 0.
-  const port = Number(set(env.PORT) ?? 8000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be a port number (got "${env.PORT}")`);
-  }
   return {
-    port,
-    host: set(env.HOST) ?? "127.0.0.1",
-    dataDir: path.resolve(ROOT, set(env.DATA_DIR) ?? ".data"),
-    publicDir: path.resolve(ROOT, set(env.PUBLIC_DIR) ?? "public"),
-    databaseUrl: set(env.DATABASE_URL),
-    smtpUrl: set(env.SMTP_URL),
-    trustedHops: parseTrustedHops(env.TRUST_PROXY),
+    port: readNumberVariable(env, "PORT"),
+    host: readTextVariable(env, "HOST"),
+    dataDir: path.resolve(ROOT, readTextVariable(env, "DATA_DIR")),
+    publicDir: path.resolve(ROOT, readTextVariable(env, "PUBLIC_DIR")),
+    contentDir: path.join(ROOT, "content"),
+    databaseUrl: readVariable(env, "DATABASE_URL"),
+    smtpUrl: readVariable(env, "SMTP_URL"),
+    trustedHops: parseTrustedHops(readVariable(env, "TRUST_PROXY")),
   };
+}
+
+/**
+ * `npm start`, `npm run serve`, `npm run effect` and `npm run subscribers` read `.env` in the
+ * project's folder when there is one (`cp .env.example .env`), by Node's own rules (those of
+ * `node --env-file`); a variable already set in the environment wins over the file. Returns the
+ * file read, for the start-up line, or null.
+ */
+export function loadDotEnv(env: Env = process.env, file = path.join(ROOT, ".env")): string | null {
+  if (!existsSync(file)) return null;
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(file, "utf8"))))
+    if (env[name] === undefined) env[name] = value;
+  return file;
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { parseLocalEnv } from "./local-env.ts";
+import { loadDotEnv, parseLocalEnv } from "./local-env.ts";
 import { startServer, stdoutLogger } from "./start-server.ts";
 
 export async function main(): Promise<void> {
@@ -54,4 +54,7 @@ export async function main(): Promise<void> {
   process.on("SIGTERM", stop);
 }
 
-if (require.main === module) void main();
+if (require.main === module) {
+  loadDotEnv();
+  void main();
+}

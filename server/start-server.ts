@@ -22,6 +22,7 @@ import {
   siteConnectOrigins,
 } from "../site-headers/security-headers.ts";
 import { LOCAL_BACKEND_URL } from "../src/content/cms-config.ts";
+import { readSenderIdentity } from "../src/content/read-brand.ts";
 import { createApp } from "./app.ts";
 import { startEffectService } from "./effect-service.ts";
 import { parseLocalEnv } from "./local-env.ts";
@@ -115,11 +116,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       : createOutboxMailer(path.join(local.dataDir, "outbox"), log);
     log.info(`mail: ${mailer.description}`);
 
-    const newsletter = createNewsletter({ db: storage.db, mailer, config, log, now: options.now });
+    const identity = readSenderIdentity(local.contentDir);
+    const newsletter = createNewsletter({
+      db: storage.db,
+      mailer,
+      config,
+      identity: async () => identity,
+      log,
+      now: options.now,
+    });
     const effects = await startEffectService({
       db: storage.db,
       exclusive: storage.exclusive,
-      ...{ env, config, dataDir: local.dataDir, publicDir: local.publicDir, log, now: options.now },
+      ...{ env, config, identity, dataDir: local.dataDir, publicDir: local.publicDir, log, now: options.now },
     });
     if (storage.exclusive) {
       // The mail a crashed run had claimed goes out now, not when its lease runs out.

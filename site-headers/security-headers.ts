@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { readVariable } from "../supabase/functions/_shared/config/variables.ts";
 
 /** Inline scripts (no `src`): their attributes and their exact text, which is what the browser hashes. */
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/gi;
@@ -49,7 +50,7 @@ export function inlineScriptHashes(publicDir: string): string[] {
  * same variable the build bakes into the page.
  */
 export function siteConnectOrigins(env: Record<string, string | undefined>): string[] {
-  const raw = env.GATSBY_SUPABASE_URL?.trim();
+  const raw = readVariable(env, "GATSBY_SUPABASE_URL");
   if (!raw) return [];
   try {
     return [new URL(raw).origin];

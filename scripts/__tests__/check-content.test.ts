@@ -57,6 +57,9 @@ describe("the content check a pull request runs", () => {
     // The command reads content/ beside itself, so run a copy of the script in the temporary root.
     cpSync(path.join(ROOT, "scripts"), path.join(root, "scripts"), { recursive: true });
     cpSync(path.join(ROOT, "src"), path.join(root, "src"), { recursive: true });
+    // The site's and the scripts' shared modules (the calendar day, the configuration registry).
+    const shared = path.join("supabase", "functions", "_shared");
+    cpSync(path.join(ROOT, shared), path.join(root, shared), { recursive: true });
     edit("landing.yaml", (text) => text.replace(/^(\s+)buttonLabel:.*$/m, "$1buttonLabel: ' '"));
     const run = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/check-content.ts"], {
       cwd: root,

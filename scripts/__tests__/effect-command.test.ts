@@ -13,7 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
-import { localDayAndTime } from "../../supabase/functions/_shared/effect-sending/sending-config.ts";
+import { dayIn } from "../../supabase/functions/_shared/calendar-day.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { migrate } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
@@ -326,7 +326,7 @@ describe("with a local stack holding the PGlite folder", () => {
           token: linkIn(mail, "confirm").searchParams.get("confirm"),
         });
       // Published after the subscribers confirmed; the restarted stack finds it due at once.
-      const today = localDayAndTime("UTC", stack.now()).day;
+      const today = dayIn("UTC", stack.now());
       publishEdition(publicDir, fixtureEdition(today, stack.origin));
       await stack.restart();
       const mails = await smtp.waitForMails(4, 30_000);

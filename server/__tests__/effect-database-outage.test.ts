@@ -17,7 +17,13 @@ import { postgresAvailable, type PostgresServer, startPostgres } from "../../too
 import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
 import { effectContext, runEffectCommand } from "../effect-commands.ts";
 import { migrate } from "../migrations.ts";
-import { fixtureEdition, publishEdition, readerAddress, seedConfirmed } from "../testing/effect-fixtures.ts";
+import {
+  fixtureEdition,
+  publishEdition,
+  readerAddress,
+  seedConfirmed,
+  contentIdentity,
+} from "../testing/effect-fixtures.ts";
 
 jest.setTimeout(120_000);
 
@@ -68,7 +74,7 @@ const duplicates = (addresses: string[]) =>
             EFFECT_BATCH_SIZE: "10",
             EFFECT_LEASE_SECONDS: "1",
           },
-          { db, dataDir: publicDir, publicDir, log: quiet },
+          { db, dataDir: publicDir, publicDir, log: quiet, identity: contentIdentity() },
         ),
       );
 

@@ -29,6 +29,7 @@ import {
   readerAddress,
   readerUnsubscribeHash,
   seedConfirmed,
+  contentIdentity,
 } from "../testing/effect-fixtures.ts";
 import { oneClickUrl, rawHeader, recipients } from "../../toolkit/outbox.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
@@ -113,7 +114,7 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
       EFFECT_BATCH_SIZE: "20",
       ...env,
     };
-    return effectContext(fullEnv, { db, dataDir: publicDir, publicDir, log });
+    return effectContext(fullEnv, { db, dataDir: publicDir, publicDir, log, identity: contentIdentity() });
   };
   const send = (env?: Record<string, string>, db?: SqlExecutor, extra: Partial<EffectCommand> = {}) =>
     runEffectCommand(

@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { readSenderIdentity } from "../../src/content/read-brand.ts";
 import type { MailEdition } from "../../supabase/functions/_shared/effect-sending/edition.ts";
 import type { SqlQueryable } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { sha256Hex } from "../../supabase/functions/_shared/subscriptions/tokens.ts";
@@ -45,3 +46,6 @@ export async function seedConfirmed(db: SqlQueryable, count: number, from = 1): 
 }
 
 export const readerUnsubscribeHash = (index: number) => sha256Hex(`unsubscribe-token-${index}`);
+
+/** The names and time zone the repository's content gives the sender (what the local stack reads). */
+export const contentIdentity = () => readSenderIdentity(path.resolve(__dirname, "../../content"));

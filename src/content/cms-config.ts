@@ -4,6 +4,7 @@
  * in `content/` is a collection, every field required and labelled, addresses checked as the build
  * checks them, lists ordered and never empty. https://decapcms.org/docs/configuration-options/
  */
+import { readTextVariable, readVariable } from "../../supabase/functions/_shared/config/variables";
 import yaml from "js-yaml";
 import { contentTypes, type ContentType, effectFields, type FieldSpec, type ObjectSpec } from "./schema";
 
@@ -204,11 +205,10 @@ export interface CmsBackendOptions {
 }
 
 export function backendFromEnv(env: Record<string, string | undefined>): CmsBackendOptions {
-  const pick = (name: string) => env[name]?.trim() || undefined;
   return {
-    repo: pick("DECAP_GITHUB_REPO") ?? pick("GITHUB_REPOSITORY"),
-    branch: pick("DECAP_BRANCH") ?? "main",
-    authUrl: pick("DECAP_AUTH_URL"),
+    repo: readVariable(env, "DECAP_GITHUB_REPO") ?? readVariable(env, "GITHUB_REPOSITORY"),
+    branch: readTextVariable(env, "DECAP_BRANCH"),
+    authUrl: readVariable(env, "DECAP_AUTH_URL"),
   };
 }
 

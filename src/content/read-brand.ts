@@ -1,6 +1,7 @@
 import { readFileSync } from "fs";
 import path from "path";
 import yaml from "js-yaml";
+import type { SenderIdentity } from "../../supabase/functions/_shared/published";
 import { checkContent, contentTypeForFile } from "./schema";
 
 export interface BrandBasics {
@@ -12,21 +13,36 @@ export interface BrandBasics {
   hero: { tagline: string };
 }
 
-/** Reads and checks content/brand.yaml for build configuration that runs before GraphQL. */
-export function readBrand(contentDir = path.resolve("content")): BrandBasics {
-  const file = path.join(contentDir, "brand.yaml");
-  let data: unknown;
+function readYaml(contentDir: string, name: string): unknown {
   try {
-    data = yaml.load(readFileSync(file, "utf8"));
+    return yaml.load(readFileSync(path.join(contentDir, name), "utf8"));
   } catch (error) {
     throw new Error(
-      `content/brand.yaml could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      `content/${name} could not be read: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** Reads and checks content/brand.yaml for build configuration that runs before GraphQL. */
+export function readBrand(contentDir = path.resolve("content")): BrandBasics {
+  const data = readYaml(contentDir, "brand.yaml");
   const spec = contentTypeForFile("brand");
   const problems = spec ? checkContent(spec.fields, data) : [];
   if (problems.length > 0) {
     throw new Error(`content/brand.yaml: ${problems.join("; ")}`);
   }
   return data as BrandBasics;
+}
+
+/**
+ * What the sender needs from the content, read where the local stack and `npm run effect` run: the
+ * same names and time zone the build publishes as /newsletter/sender.json for the functions.
+ */
+export function readSenderIdentity(contentDir = path.resolve("content")): SenderIdentity {
+  const brand = readBrand(contentDir);
+  const pages = readYaml(contentDir, "effect-pages.yaml");
+  const newsletterName = (pages as { name?: unknown } | null)?.name;
+  if (typeof newsletterName !== "string" || newsletterName.trim() === "")
+    throw new Error("content/effect-pages.yaml: name is missing");
+  return { brandName: brand.name, newsletterName, timeZone: brand.timeZone };
 }

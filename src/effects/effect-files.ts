@@ -1,11 +1,12 @@
 /**
- * Writes the files an Effect has besides its page: the two feeds and each published Effect's
- * mail edition, into the built site. A mail edition left by an earlier build (one made for a later
+ * Writes the files an Effect has besides its page: the two feeds, each published Effect's mail
+ * edition, and the sender's identity (newsletter/sender.json), into the built site. A mail edition left by an earlier build (one made for a later
  * day, or before an Effect was deleted) is removed, so the sender never finds an Effect the site
  * does not publish.
  */
 import { mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { type SenderIdentity, SENDER_IDENTITY_PATH } from "../../supabase/functions/_shared/published";
 import type { EffectPages } from "../content/schema";
 import type { Effect } from "./effects";
 import { jsonFeed, rssFeed } from "./feeds";
@@ -38,6 +39,13 @@ export async function writeEffectFiles(publicDir: string, { published, brand, te
   };
   await write(RSS_PATH, rssFeed(feedSource));
   await write(JSON_FEED_PATH, jsonFeed(feedSource));
+  // What the sender needs from the content: the newsletter's and the brand's names, the time zone.
+  const identity: SenderIdentity = {
+    brandName: brand.name,
+    newsletterName: texts.name,
+    timeZone: brand.timeZone,
+  };
+  await write(SENDER_IDENTITY_PATH, `${JSON.stringify(identity, null, 2)}\n`);
   for (const effect of published) {
     const edition = mailEdition(effect, { siteUrl: brand.siteUrl, texts });
     await write(mailEditionPath(effect.date), `${JSON.stringify(edition, null, 2)}\n`);

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import yaml from "js-yaml";
 import { checkContent, effectFields, type EffectContent } from "../content/schema";
-import { dayIn, isCalendarDay } from "./dates";
+import { dayIn, isCalendarDay } from "../../supabase/functions/_shared/calendar-day";
+import { readTextVariable, readVariable } from "../../supabase/functions/_shared/config/variables";
 
 export interface Effect extends EffectContent {
   /** YYYY-MM-DD, from the file's name. */
@@ -18,7 +19,7 @@ export interface Effect extends EffectContent {
 
 /** Where the Effects are read from; `EFFECTS_DIR` (relative to `root`) points a test build at its own set. */
 export const effectsDir = (env: NodeJS.ProcessEnv = process.env, root = process.cwd()): string =>
-  path.resolve(root, env.EFFECTS_DIR?.trim() || path.join("content", "effects"));
+  path.resolve(root, readTextVariable(env, "EFFECTS_DIR"));
 
 const YAML_FILE = /\.ya?ml$/;
 
@@ -85,7 +86,7 @@ export function publicationDay(
   env: NodeJS.ProcessEnv = process.env,
   now = new Date(),
 ): string {
-  const override = env.EFFECTS_TODAY?.trim();
+  const override = readVariable(env, "EFFECTS_TODAY");
   if (override) {
     if (!isCalendarDay(override)) {
       throw new Error(`EFFECTS_TODAY must be a day written YYYY-MM-DD, e.g. 2026-11-21 (got "${override}")`);

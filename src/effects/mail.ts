@@ -1,41 +1,21 @@
 /**
- * The mail edition of an Effect, published as /effects/YYYY-MM-DD/mail.json: what the sender
- * mails, rendered from the same YAML by the same Markdown renderer as the page. The HTML is built
+ * The mail edition of an Effect, published as /effects/YYYY-MM-DD/mail.json (the contract is
+ * supabase/functions/_shared/published.ts): what the sender mails, rendered from the same YAML by the same Markdown renderer as the page. The HTML is built
  * for mail clients: nested tables and inline styles, no stylesheet, no script, no web font.
  */
+import { escapeHtml } from "../../supabase/functions/_shared/escape-html";
+import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../../supabase/functions/_shared/published";
 import { absoluteUrl } from "../components/seo/structured-data";
 import type { EffectPages } from "../content/schema";
-import { dayLabel } from "./dates";
+import { dayLabel } from "../../supabase/functions/_shared/calendar-day";
 import type { Effect } from "./effects";
 import { markdownToHtml, markdownToText } from "./markdown";
 import { effectPath } from "./paths";
-
-/**
- * What differs per recipient, left in `html` and `text` for the sender to replace:
- *
- * - `{{unsubscribe_url}}`: the recipient's own unsubscribe link. In `html` it stands inside an
- *   `href="…"`, so substitute the HTML-escaped address there (`&` as `&amp;`); in `text`, the
- *   address as it is.
- *
- * README.md ("Editing content", the mail edition) lists the same names.
- */
-export const MAIL_PLACEHOLDERS = { unsubscribeUrl: "{{unsubscribe_url}}" } as const;
-
-export interface MailEdition {
-  date: string;
-  subject: string;
-  html: string;
-  text: string;
-  url: string;
-}
 
 export interface MailSource {
   siteUrl: string;
   texts: Pick<EffectPages, "name" | "mail">;
 }
-
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 const FONT = "font-family:Georgia,'Times New Roman',serif;";
 const SANS = "font-family:Arial,Helvetica,sans-serif;";
@@ -69,7 +49,7 @@ export function mailEdition(effect: Effect, { siteUrl, texts }: MailSource): Mai
   const url = absoluteUrl(siteUrl, effectPath(effect.date));
   const subject = `${texts.name}: ${effect.title}`;
   const eyebrow = `${texts.name} · ${dayLabel(effect.date)}`;
-  const unsubscribe = MAIL_PLACEHOLDERS.unsubscribeUrl;
+  const unsubscribe = UNSUBSCRIBE_PLACEHOLDER;
   const html = `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -1,8 +1,9 @@
 import Parser from "rss-parser";
-import { startOfDay } from "../dates";
+import { startOfDay } from "../../../supabase/functions/_shared/calendar-day";
 import type { Effect } from "../effects";
 import { FEED_SIZE, jsonFeed, rssFeed } from "../feeds";
-import { MAIL_PLACEHOLDERS, mailEdition } from "../mail";
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../../supabase/functions/_shared/published";
+import { mailEdition } from "../mail";
 import { markdownToHtml, markdownToText } from "../markdown";
 import { ARCHIVE_PAGE_SIZE, archivePages, effectPages } from "../publication";
 
@@ -92,7 +93,7 @@ describe("the mail edition", () => {
   });
 
   it("leaves the unsubscribe link for the sender to fill in, in both parts", () => {
-    expect(MAIL_PLACEHOLDERS.unsubscribeUrl).toBe("{{unsubscribe_url}}");
+    expect(UNSUBSCRIBE_PLACEHOLDER).toBe("{{unsubscribe_url}}");
     expect(mail.html).toContain('<a href="{{unsubscribe_url}}"');
     expect(mail.text).toContain("Unsubscribe: {{unsubscribe_url}}");
   });

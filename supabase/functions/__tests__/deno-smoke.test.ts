@@ -16,7 +16,8 @@ import { createTestDatabase, testPostgresUrl } from "../../../toolkit/databases.
 import { freePort } from "../../../toolkit/free-port.ts";
 import { startProcess } from "../../../toolkit/process.ts";
 import { createSmtpCapture } from "../../../toolkit/smtp-capture.ts";
-import { fixtureEdition, seedConfirmed } from "../../../server/testing/effect-fixtures.ts";
+import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../server/testing/effect-fixtures.ts";
+import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/published.ts";
 
 jest.setTimeout(180_000);
 
@@ -48,12 +49,15 @@ describe("the functions under Deno", () => {
     async () => {
       const database = await createTestDatabase(postgresUrl as string);
       const db = createPostgresExecutor(database.url, { max: 1 });
+      // The site, for what its build publishes: the names the mail carries.
+      const site = await startSite({ [SENDER_IDENTITY_PATH]: contentIdentity() });
       let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
       try {
         await migrate(db);
         deno = await serveUnderDeno(ENTRIES[0], {
           DATABASE_URL: database.url,
-          SITE_URL: "https://thepurposeeffect.example",
+          SITE_URL: site.url,
+          ALLOWED_ORIGINS: "https://thepurposeeffect.example",
         });
         const { port } = deno;
         const response = await fetch(`http://127.0.0.1:${port}/send-confirmation`, {
@@ -105,13 +109,16 @@ describe("the functions under Deno", () => {
         // Without SMTP_URL the function logs the link instead of sending; the job counts as sent.
         const logged = Date.now() + 10_000;
         while (
-          !/confirm: https:\/\/thepurposeeffect\.example\/\?confirm=[A-Za-z0-9_-]{43}/.test(deno.output())
+          !new RegExp(`confirm: ${site.url.replace(/[.]/g, "\\.")}/\\?confirm=[A-Za-z0-9_-]{43}`).test(
+            deno.output(),
+          )
         ) {
           if (Date.now() > logged) throw new Error(`No confirmation link in the log:\n${deno.output()}`);
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       } finally {
         await deno?.stop();
+        await site.close();
         await db.close();
         await database.drop();
       }
@@ -123,13 +130,11 @@ describe("the functions under Deno", () => {
       const database = await createTestDatabase(postgresUrl as string);
       const db = createPostgresExecutor(database.url, { max: 1 });
       const smtp = await createSmtpCapture();
-      const site = createServer((request, response) => {
-        if (request.url === `/effects/${DATE}/mail.json`)
-          response.writeHead(200).end(JSON.stringify(fixtureEdition(DATE, siteUrl)));
-        else response.writeHead(404).end();
+      const site = await startSite({
+        [SENDER_IDENTITY_PATH]: contentIdentity(),
+        [mailEditionPath(DATE)]: (url: string) => fixtureEdition(DATE, url),
       });
-      await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-      const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      const siteUrl = site.url;
       await migrate(db);
       await seedConfirmed(db, 3);
       let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
@@ -163,7 +168,7 @@ describe("the functions under Deno", () => {
       } finally {
         await deno?.stop();
         await smtp.stop();
-        await new Promise((resolve) => site.close(resolve));
+        await site.close();
         await db.close();
         await database.drop();
       }
@@ -172,6 +177,19 @@ describe("the functions under Deno", () => {
 });
 
 const DATE = "2026-11-23";
+
+/** A stand-in for the static host: these paths answer their JSON (a function gets the site's URL), others 404. */
+async function startSite(files: Record<string, unknown>) {
+  const server = createServer((request, response) => {
+    const body = files[request.url ?? ""];
+    if (body === undefined) return response.writeHead(404).end();
+    const value = typeof body === "function" ? (body as (url: string) => unknown)(url) : body;
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(value));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
 
 /** One function entry served by Deno on a free loopback port, its log collected. */
 async function serveUnderDeno(entry: string, env: Record<string, string>) {

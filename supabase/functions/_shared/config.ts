@@ -1,8 +1,19 @@
 /**
- * The functions' configuration, read from a plain record of environment variables so the same
- * parser serves Deno (`Deno.env.toObject()`) and Node (`process.env`). Every variable has a working
- * local default; a value that is set but unusable is an error at start, never a silent default.
+ * The functions' configuration, parsed from a plain record of environment variables (Deno's
+ * `Deno.env.toObject()`, Node's `process.env`) through the one registry, `config/variables.ts`,
+ * which says each variable's default, range and purpose. A value that is set but unusable is an
+ * error at start, never a silent default. The names and time zone in the mail are not
+ * configuration: they come from the content (`published.ts`, `SenderIdentity`).
  */
+import {
+  ConfigError,
+  type Env,
+  readNumberVariable,
+  readVariable,
+  type VariableName,
+} from "./config/variables.ts";
+
+export { ConfigError, type Env };
 
 export interface Config {
   /** Where the links in mail point: `${siteUrl}/?confirm=TOKEN`. No trailing slash. */
@@ -11,43 +22,24 @@ export interface Config {
   functionsUrl: string;
   /** Origins allowed to call the functions from a browser (CORS). */
   allowedOrigins: string[];
-  mailFrom: string;
-  newsletterName: string;
-  brandName: string;
-  /** `List-Id` value, e.g. `Effect of the Day <effect-of-the-day.example.com>`. */
-  listId: string;
-  /** Signups per client address per minute. */
+  /** `MAIL_FROM`; unset: the newsletter's name at the site's host (`mail/list-headers.ts`). */
+  mailFrom?: string;
   rateLimitPerMinute: number;
-  /** Confirm and unsubscribe calls per client address per minute (mail links, one-click posts). */
   linkRateLimitPerMinute: number;
-  /** Seconds between two confirmation mails to one mailbox. */
   resendCooldownSeconds: number;
   /** Confirmation mails to one mailbox per UTC day (`ann+1@` and `Ann+2@` are one mailbox). */
   confirmationMailsPerDay: number;
-  /** Confirmation mails that signups from one client address may cause per UTC day. */
   confirmationMailsPerClientPerDay: number;
-  /** Hours a confirmation link stays valid. */
   confirmTokenTtlHours: number;
-  /** Days after which a pending address that never confirmed is deleted. */
   purgePendingAfterDays: number;
-  /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
   /** First retry delay of a failed mail; doubles per attempt up to `mailRetryMaxSeconds`. */
   mailRetryBaseSeconds: number;
   mailRetryMaxSeconds: number;
 }
 
-export type Env = Record<string, string | undefined>;
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
-const DEFAULT_NEWSLETTER = "Effect of the Day";
-const DEFAULT_BRAND = "The Purpose Effect";
-
-function readUrl(env: Env, name: string, fallback: string): string {
-  const raw = env[name]?.trim() || fallback;
+function readUrl(env: Env, name: VariableName, fallback: string): string {
+  const raw = readVariable(env, name) ?? fallback;
   let url: URL;
   try {
     url = new URL(raw);
@@ -61,36 +53,8 @@ function readUrl(env: Env, name: string, fallback: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
-export function readNumber(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
-  }
-  return value;
-}
-
-const slug = (text: string): string =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "") || "newsletter";
-
-/**
- * Builds the configuration. `defaultSiteUrl` is the local stack's own address
- * (`http://localhost:$PORT`); on Supabase `SITE_URL` must be set.
- */
-export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"): Config {
-  const siteUrl = readUrl(env, "SITE_URL", defaultSiteUrl);
-  const functionsUrl = readUrl(env, "FUNCTIONS_URL", `${siteUrl}/functions/v1`);
-  const allowedOrigins = (env.ALLOWED_ORIGINS ?? "")
+function readOrigins(env: Env, siteUrl: string): string[] {
+  const origins = (readVariable(env, "ALLOWED_ORIGINS") ?? "")
     .split(",")
     .map((origin) => origin.trim())
     .filter(Boolean)
@@ -110,31 +74,30 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
       }
       return url.origin;
     });
-  if (allowedOrigins.length === 0) allowedOrigins.push(new URL(siteUrl).origin);
-  const newsletterName = env.NEWSLETTER_NAME?.trim() || DEFAULT_NEWSLETTER;
-  const brandName = env.BRAND_NAME?.trim() || DEFAULT_BRAND;
-  const host = new URL(siteUrl).hostname;
-  const mailFrom =
-    env.MAIL_FROM?.trim() ||
-    `${newsletterName} <newsletter@${host === "localhost" ? "localhost.localdomain" : host}>`;
+  return origins.length > 0 ? origins : [new URL(siteUrl).origin];
+}
+
+/**
+ * Builds the configuration. `defaultSiteUrl` is the local stack's own address
+ * (`http://localhost:$PORT`); on Supabase `SITE_URL` must be set.
+ */
+export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"): Config {
+  const siteUrl = readUrl(env, "SITE_URL", defaultSiteUrl);
   return {
     siteUrl,
-    functionsUrl,
-    allowedOrigins,
-    mailFrom,
-    newsletterName,
-    brandName,
-    listId: `${newsletterName} <${slug(newsletterName)}.${host}>`,
-    rateLimitPerMinute: readNumber(env, "RATE_LIMIT_PER_MINUTE", 10, 1),
-    linkRateLimitPerMinute: readNumber(env, "LINK_RATE_LIMIT_PER_MINUTE", 60, 1),
-    resendCooldownSeconds: readNumber(env, "RESEND_COOLDOWN_SECONDS", 60, 0),
-    confirmationMailsPerDay: readNumber(env, "CONFIRMATION_MAILS_PER_DAY", 3, 1),
-    confirmationMailsPerClientPerDay: readNumber(env, "CONFIRMATION_MAILS_PER_CLIENT_PER_DAY", 30, 1),
-    confirmTokenTtlHours: readNumber(env, "CONFIRM_TOKEN_TTL_HOURS", 24, 0.001),
-    purgePendingAfterDays: readNumber(env, "PURGE_PENDING_AFTER_DAYS", 7, 1),
-    maxBodyBytes: readNumber(env, "MAX_BODY_BYTES", 4096, 256, 1_000_000),
-    mailRetryBaseSeconds: readNumber(env, "MAIL_RETRY_BASE_SECONDS", 10, 0.01),
-    mailRetryMaxSeconds: readNumber(env, "MAIL_RETRY_MAX_SECONDS", 1800, 0.01),
+    functionsUrl: readUrl(env, "FUNCTIONS_URL", `${siteUrl}/functions/v1`),
+    allowedOrigins: readOrigins(env, siteUrl),
+    mailFrom: readVariable(env, "MAIL_FROM"),
+    rateLimitPerMinute: readNumberVariable(env, "RATE_LIMIT_PER_MINUTE"),
+    linkRateLimitPerMinute: readNumberVariable(env, "LINK_RATE_LIMIT_PER_MINUTE"),
+    resendCooldownSeconds: readNumberVariable(env, "RESEND_COOLDOWN_SECONDS"),
+    confirmationMailsPerDay: readNumberVariable(env, "CONFIRMATION_MAILS_PER_DAY"),
+    confirmationMailsPerClientPerDay: readNumberVariable(env, "CONFIRMATION_MAILS_PER_CLIENT_PER_DAY"),
+    confirmTokenTtlHours: readNumberVariable(env, "CONFIRM_TOKEN_TTL_HOURS"),
+    purgePendingAfterDays: readNumberVariable(env, "PURGE_PENDING_AFTER_DAYS"),
+    maxBodyBytes: readNumberVariable(env, "MAX_BODY_BYTES"),
+    mailRetryBaseSeconds: readNumberVariable(env, "MAIL_RETRY_BASE_SECONDS"),
+    mailRetryMaxSeconds: readNumberVariable(env, "MAIL_RETRY_MAX_SECONDS"),
   };
 }
 
@@ -143,6 +106,12 @@ export interface FunctionEnvironment {
   config: Config;
   /** `SMTP_URL`, or null where mail may only be logged (a local `supabase functions serve`). */
   smtpUrl: string | null;
+  /** `SUPABASE_DB_URL` (set by Supabase inside every function), else `DATABASE_URL`. */
+  databaseUrl: string;
+  /** `FUNCTION_PORT`: plain `deno run` (the tests) listens on 127.0.0.1 there. */
+  port?: number;
+  /** `send-effect` only: the key pg_cron sends (null: every call refused), and seconds per call. */
+  sendEffect: { key: string | null; secondsPerCall: number };
 }
 
 /**
@@ -153,20 +122,30 @@ export interface FunctionEnvironment {
  * `SITE_URL` is the static host, which has none.
  */
 export function parseFunctionEnvironment(env: Env): FunctionEnvironment {
-  const supabaseUrl = env.SUPABASE_URL?.trim().replace(/\/+$/, "");
+  const supabaseUrl = readVariable(env, "SUPABASE_URL")?.replace(/\/+$/, "");
   const hosted = supabaseUrl?.startsWith("https://") ?? false;
   if (hosted) {
-    const missing = ["SITE_URL", "SMTP_URL"].filter((name) => !env[name]?.trim());
+    const missing = (["SITE_URL", "SMTP_URL"] as const).filter((name) => !readVariable(env, name));
     if (missing.length > 0) {
       throw new ConfigError(
-        `${missing.join(" and ")} must be set on Supabase (supabase secrets set ${missing.map((name) => `${name}=...`).join(" ")}); see the README's Deploying section`,
+        `${missing.join(" and ")} must be set on Supabase (supabase secrets set ${missing.map((name) => `${name}=...`).join(" ")}); see docs/deploying.md`,
       );
     }
   }
-  const functionsUrl = env.FUNCTIONS_URL?.trim() || (hosted ? `${supabaseUrl}/functions/v1` : undefined);
+  const functionsUrl =
+    readVariable(env, "FUNCTIONS_URL") ?? (hosted ? `${supabaseUrl}/functions/v1` : undefined);
+  const databaseUrl = readVariable(env, "SUPABASE_DB_URL") ?? readVariable(env, "DATABASE_URL");
+  if (!databaseUrl)
+    throw new ConfigError("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
   return {
     config: parseConfig({ ...env, FUNCTIONS_URL: functionsUrl }),
-    smtpUrl: env.SMTP_URL?.trim() || null,
+    smtpUrl: readVariable(env, "SMTP_URL") ?? null,
+    databaseUrl,
+    port: readNumberVariable(env, "FUNCTION_PORT", "optional"),
+    sendEffect: {
+      key: readVariable(env, "SEND_EFFECT_KEY") ?? null,
+      secondsPerCall: readNumberVariable(env, "SEND_EFFECT_SECONDS"),
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import type { Config } from "./config.ts";
 import { fromStorage, Refusal } from "./http/answers.ts";
 import type { FunctionName, FunctionSpec } from "./http/function-spec.ts";
 import type { Logger } from "./logger.ts";
+import type { IdentitySource } from "./published.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
 import type { Mailer } from "./mail/mailer.ts";
@@ -28,6 +29,8 @@ export interface NewsletterDeps {
   db: SqlExecutor;
   mailer: Mailer;
   config: Config;
+  /** The names the mail carries (published.ts). */
+  identity: IdentitySource;
   log: Logger;
   /** The functions' clock (tests move it forward). */
   now?: () => Date;
@@ -54,6 +57,7 @@ export function createNewsletter(deps: NewsletterDeps) {
     queue,
     mailer,
     config,
+    identity: deps.identity,
     log,
     now,
     housekeeping: () => purge().then(() => undefined),

@@ -1,4 +1,5 @@
 import { ConfigError, configWarnings, parseConfig, parseFunctionEnvironment } from "../config.ts";
+import { mailSettings } from "../mail/list-headers.ts";
 
 describe("configuration", () => {
   it("works with nothing set, for the local stack on its port", () => {
@@ -7,8 +8,6 @@ describe("configuration", () => {
       siteUrl: "http://localhost:8123",
       functionsUrl: "http://localhost:8123/functions/v1",
       allowedOrigins: ["http://localhost:8123"],
-      newsletterName: "Effect of the Day",
-      brandName: "The Purpose Effect",
       rateLimitPerMinute: 10,
       resendCooldownSeconds: 60,
       confirmTokenTtlHours: 24,
@@ -22,14 +21,14 @@ describe("configuration", () => {
       ALLOWED_ORIGINS: "https://thepurposeeffect.example, https://preview.example/path",
       RATE_LIMIT_PER_MINUTE: "30",
       RESEND_COOLDOWN_SECONDS: "0",
-      NEWSLETTER_NAME: "Daily Spark",
     });
     expect(config.siteUrl).toBe("https://thepurposeeffect.example");
     expect(config.allowedOrigins).toEqual(["https://thepurposeeffect.example", "https://preview.example"]);
     expect(config.rateLimitPerMinute).toBe(30);
     expect(config.resendCooldownSeconds).toBe(0);
-    expect(config.listId).toBe("Daily Spark <daily-spark.thepurposeeffect.example>");
-    expect(config.mailFrom).toBe("Daily Spark <newsletter@thepurposeeffect.example>");
+    const settings = mailSettings(config, { brandName: "B", newsletterName: "Daily Spark", timeZone: "UTC" });
+    expect(settings.listId).toBe("Daily Spark <daily-spark.thepurposeeffect.example>");
+    expect(settings.mailFrom).toBe("Daily Spark <newsletter@thepurposeeffect.example>");
   });
 
   it("refuses values it cannot use instead of falling back silently", () => {
@@ -37,6 +36,9 @@ describe("configuration", () => {
     expect(() => parseConfig({ RATE_LIMIT_PER_MINUTE: "0" })).toThrow(/RATE_LIMIT_PER_MINUTE/);
     expect(() => parseConfig({ SITE_URL: "thepurposeeffect.example" })).toThrow(/SITE_URL/);
     expect(() => parseConfig({ ALLOWED_ORIGINS: "*" })).toThrow(/ALLOWED_ORIGINS/);
+    expect(() => parseConfig({ MAX_BODY_BYTES: "100" })).toThrow(
+      'MAX_BODY_BYTES must be a number from 256 to 1000000 (got "100")',
+    );
   });
 
   it("refuses an allowed origin without its scheme, which would allow the origin null", () => {
@@ -56,6 +58,7 @@ describe("configuration", () => {
 
 describe("the functions' environment on Supabase", () => {
   const hosted = {
+    SUPABASE_DB_URL: "postgresql://postgres:secret@db.abcdefgh.supabase.co:5432/postgres",
     SUPABASE_URL: "https://abcdefgh.supabase.co",
     SITE_URL: "https://thepurposeeffect.example",
     SMTP_URL: "smtps://user:secret@smtp.example.com:465",
@@ -86,8 +89,29 @@ describe("the functions' environment on Supabase", () => {
   });
 
   it("runs without SMTP_URL off Supabase (supabase functions serve, a local Deno), logging the mail", () => {
-    const { config, smtpUrl } = parseFunctionEnvironment({ SUPABASE_URL: "http://kong:8000" });
+    const { config, smtpUrl } = parseFunctionEnvironment({
+      SUPABASE_URL: "http://kong:8000",
+      DATABASE_URL: "postgresql://localhost/postgres",
+    });
     expect(smtpUrl).toBeNull();
     expect(config.functionsUrl).toBe("http://localhost:8000/functions/v1");
+  });
+});
+
+describe("send-effect's settings", () => {
+  const base = { DATABASE_URL: "postgresql://localhost/postgres" };
+  it("sends for 50 seconds a call unless told otherwise", () => {
+    expect(parseFunctionEnvironment(base).sendEffect).toEqual({ key: null, secondsPerCall: 50 });
+  });
+
+  it("refuses SEND_EFFECT_SECONDS it cannot use instead of falling back to 50", () => {
+    for (const bad of ["fifty", "0", "600"])
+      expect(() => parseFunctionEnvironment({ ...base, SEND_EFFECT_SECONDS: bad })).toThrow(
+        /SEND_EFFECT_SECONDS must be a number from 1 to 140/,
+      );
+  });
+
+  it("needs a database", () => {
+    expect(() => parseFunctionEnvironment({})).toThrow(/SUPABASE_DB_URL .* or DATABASE_URL is required/);
   });
 });

@@ -7,6 +7,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { Hono } from "hono";
 import { createPgliteExecutor } from "../../../../server/pglite-executor.ts";
+import { contentIdentity } from "../../../../server/testing/effect-fixtures.ts";
 import { preparedDataDir } from "../../../../server/testing/test-stack.ts";
 import { createFunctionsApp } from "../app.ts";
 import { parseConfig } from "../config.ts";
@@ -18,6 +19,8 @@ import type { SqlExecutor } from "../db/sql-executor.ts";
 jest.setTimeout(60_000);
 
 const SITE = "http://localhost:8000";
+/** The names the repository's content gives the mail. */
+const identity = async () => contentIdentity();
 
 function call(name: string, body: unknown, headers: Record<string, string> = {}): Request {
   return new Request(`${SITE}/functions/v1/${name}`, {
@@ -76,7 +79,7 @@ describe("the functions as Request → Response", () => {
     dataDir = await preparedDataDir();
     db = await createPgliteExecutor(path.join(dataDir, "pglite"));
     const config = parseConfig({ RATE_LIMIT_PER_MINUTE: "3" });
-    newsletter = createNewsletter({ db, mailer: inbox, config, log, now });
+    newsletter = createNewsletter({ db, mailer: inbox, config, identity, log, now });
   });
   afterAll(async () => {
     await newsletter?.stop();
@@ -242,6 +245,7 @@ describe("the functions when the database is gone", () => {
       db,
       mailer: { description: "none", send: async () => undefined },
       config: parseConfig({}),
+      identity,
       log: quiet,
     });
     await db.close();

@@ -1,19 +1,20 @@
 /**
  * The Deno host of the newsletter functions: the core's one app (`app.ts`) served with
- * `Deno.serve(app.fetch)`; configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`
- * (set by Supabase inside every function) or `DATABASE_URL`, SMTP from `SMTP_URL` (required on
- * hosted Supabase: see `parseFunctionEnvironment`), wired by `createNewsletter`, with mail
+ * `Deno.serve(app.fetch)`; configuration from `Deno.env` (`parseFunctionEnvironment`: PostgreSQL,
+ * SMTP, required secrets), the names in the mail from the site's sender.json, wired by `createNewsletter`, with mail
  * delivered after the answer through `EdgeRuntime.waitUntil`. Kept out of the portable core, and
  * out of `tsc` (it is checked by `deno check`), because it uses Deno's globals.
  */
 import { createFunctionsApp } from "../app.ts";
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
+import { readVariable } from "../config/variables.ts";
 import { supabaseClientAddress } from "../http/client-address.ts";
 import { createPostgresExecutor } from "../db/postgres-executor.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
 import { createLogMailer } from "../mail/log-mailer.ts";
 import { createSmtpMailer } from "../mail/smtp.ts";
 import { createNewsletter } from "../newsletter.ts";
+import { publishedIdentity } from "../effect-sending/edition-source.ts";
 
 interface EdgeRuntimeGlobal {
   waitUntil(promise: Promise<unknown>): void;
@@ -26,24 +27,22 @@ const edgeRuntime = (globalThis as { EdgeRuntime?: EdgeRuntimeGlobal }).EdgeRunt
 export function serveNewsletter(): void {
   const log = maskingLogger(consoleLogger);
   const env = Deno.env.toObject();
-  const { config, smtpUrl } = parseFunctionEnvironment(env);
-  if (!env.SITE_URL) log.warn(`SITE_URL is not set: links in mail point to ${config.siteUrl}`);
+  const { config, smtpUrl, databaseUrl, port } = parseFunctionEnvironment(env);
+  if (!readVariable(env, "SITE_URL"))
+    log.warn(`SITE_URL is not set: links in mail point to ${config.siteUrl}`);
   for (const warning of configWarnings(config)) log.warn(warning);
 
-  const databaseUrl = env.SUPABASE_DB_URL || env.DATABASE_URL;
-  if (!databaseUrl)
-    throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
   // A function instance serves one request at a time or a few; a small pool is enough. No
   // named prepared statements, so the URL may point at Supabase's transaction pooler too.
   const db = createPostgresExecutor(databaseUrl, { max: 3 });
   const mailer = smtpUrl ? createSmtpMailer(smtpUrl) : createLogMailer(log);
-  const newsletter = createNewsletter({ db, mailer, config, log });
+  const identity = publishedIdentity(config.siteUrl);
+  const newsletter = createNewsletter({ db, mailer, config, identity, log });
   // Functions have no timer of their own: retries ride on the next request's `waitUntil`.
   // Without EdgeRuntime (plain `deno run`) the promise simply runs on.
   const waitUntil = (work: Promise<unknown>) => edgeRuntime?.waitUntil(work);
 
-  const port = Number(env.FUNCTION_PORT);
-  const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
+  const options = port ? { port, hostname: "127.0.0.1" } : {};
   const app = createFunctionsApp(
     { newsletter, log, allowedOrigins: config.allowedOrigins },
     {

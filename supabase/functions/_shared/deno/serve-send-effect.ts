@@ -9,6 +9,7 @@ import { configWarnings, parseFunctionEnvironment } from "../config.ts";
 import { createPostgresExecutor } from "../db/postgres-executor.ts";
 import { createLogMailer } from "../mail/log-mailer.ts";
 import { createSmtpMailer } from "../mail/smtp.ts";
+import { publishedIdentity } from "../effect-sending/edition-source.ts";
 import { createSendEffectHandler } from "../effect-sending/send-effect-handler.ts";
 import { parseSendingConfig } from "../effect-sending/sending-config.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
@@ -16,34 +17,30 @@ import { consoleLogger, maskingLogger } from "../logger.ts";
 export function serveSendEffect(): void {
   const log = maskingLogger(consoleLogger);
   const env = Deno.env.toObject();
-  const { config, smtpUrl } = parseFunctionEnvironment(env);
+  const { config, smtpUrl, databaseUrl, port, sendEffect } = parseFunctionEnvironment(env);
   for (const warning of configWarnings(config)) log.warn(warning);
   const sending = parseSendingConfig(env);
-  const key = env.SEND_EFFECT_KEY?.trim() || null;
-  if (!key)
+  if (!sendEffect.key)
     log.error("SEND_EFFECT_KEY is not set: every call is refused (supabase secrets set SEND_EFFECT_KEY=...)");
 
-  const databaseUrl = env.SUPABASE_DB_URL || env.DATABASE_URL;
-  if (!databaseUrl)
-    throw new Error("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
-  // Without SMTP_URL (a local `supabase functions serve` only) mails are logged, not sent.
+  // Without SMTP_URL (a local `supabase functions serve`) mails are logged, not sent.
   const mailer = smtpUrl
     ? createSmtpMailer(smtpUrl, { pooled: { maxConnections: sending.maxConnections } })
     : createLogMailer(log);
   const handler = createSendEffectHandler({
     db: createPostgresExecutor(databaseUrl, { max: 3 }),
     config,
+    identity: publishedIdentity(config.siteUrl),
     sending,
     mailer,
     log,
-    key,
+    key: sendEffect.key,
     // Supabase stops a call after 150 s (free plan); the next call comes a minute later.
-    secondsPerCall: Number(env.SEND_EFFECT_SECONDS) > 0 ? Number(env.SEND_EFFECT_SECONDS) : 50,
+    secondsPerCall: sendEffect.secondsPerCall,
     owner: `send-effect:${crypto.randomUUID()}`,
   });
 
-  const port = Number(env.FUNCTION_PORT);
-  const options = Number.isInteger(port) && port > 0 ? { port, hostname: "127.0.0.1" } : {};
+  const options = port ? { port, hostname: "127.0.0.1" } : {};
   const app = createFunctionsApp(
     { sendEffect: handler, log, allowedOrigins: [] },
     { clientAddress: () => "scheduler" },

@@ -1,13 +1,19 @@
 /**
- * Reads a published edition from the site: `${siteUrl}/effects/DATE/mail.json`. The site is the
- * one source of truth for what is mailed, so the sender needs no copy of the content.
+ * Reads what the site published for the sender (published.ts): an edition,
+ * `${siteUrl}/effects/DATE/mail.json`, and the sender's identity, `${siteUrl}/newsletter/sender.json`.
+ * The site is the one source of truth for what is mailed, so the sender needs no copy of the content.
  */
-import { EditionError, isEditionDate, type MailEdition, parseEdition } from "./edition.ts";
-
-export const editionPath = (date: string) => `effects/${date}/mail.json`;
+import { isCalendarDay } from "../calendar-day.ts";
+import {
+  type IdentitySource,
+  mailEditionPath,
+  SENDER_IDENTITY_PATH,
+  type SenderIdentity,
+} from "../published.ts";
+import { EditionError, type MailEdition, parseEdition } from "./edition.ts";
 
 export function checkEditionDate(date: string | undefined): string {
-  if (!date || !isEditionDate(date))
+  if (!date || !isCalendarDay(date))
     throw new EditionError(`The Effect's date must be a day written YYYY-MM-DD (got "${date ?? ""}")`);
   return date;
 }
@@ -17,7 +23,7 @@ export async function fetchEdition(
   date: string,
   fetchImpl: typeof fetch = fetch,
 ): Promise<MailEdition> {
-  const address = `${siteUrl}/${editionPath(date)}`;
+  const address = `${siteUrl}${mailEditionPath(date)}`;
   let response: Response;
   try {
     response = await fetchImpl(address, { signal: AbortSignal.timeout(15_000) });
@@ -36,4 +42,52 @@ export async function fetchEdition(
     throw new EditionError(`${address} is not JSON`);
   }
   return parseEdition(body, date, address);
+}
+
+/** A parsed sender.json, checked: both names and a time zone this runtime knows. */
+export function parseSenderIdentity(value: unknown, source: string): SenderIdentity {
+  const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  for (const field of ["brandName", "newsletterName", "timeZone"]) {
+    if (typeof record[field] !== "string" || (record[field] as string).trim() === "")
+      throw new EditionError(`${source}: field "${field}" is missing or empty`);
+  }
+  const identity = record as unknown as SenderIdentity;
+  try {
+    new Intl.DateTimeFormat("en-CA", { timeZone: identity.timeZone });
+  } catch {
+    throw new EditionError(`${source}: "${identity.timeZone}" is not a time zone`);
+  }
+  return {
+    brandName: identity.brandName,
+    newsletterName: identity.newsletterName,
+    timeZone: identity.timeZone,
+  };
+}
+
+/**
+ * The identity the site publishes, read from `siteUrl` and kept for `ttlMs`; a failed read keeps
+ * the last good one, and with none it throws (the mail waits: it stays queued, the call retries).
+ */
+export function publishedIdentity(
+  siteUrl: string,
+  options: { fetchImpl?: typeof fetch; ttlMs?: number; now?: () => number } = {},
+): IdentitySource {
+  const ttlMs = options.ttlMs ?? 10 * 60_000;
+  const now = options.now ?? Date.now;
+  let cached: { identity: SenderIdentity; at: number } | null = null;
+  return async () => {
+    if (cached && now() - cached.at < ttlMs) return cached.identity;
+    const address = `${siteUrl}${SENDER_IDENTITY_PATH}`;
+    try {
+      const response = await (options.fetchImpl ?? fetch)(address, { signal: AbortSignal.timeout(15_000) });
+      if (!response.ok) throw new EditionError(`${address} answered ${response.status}`);
+      cached = { identity: parseSenderIdentity(await response.json(), address), at: now() };
+      return cached.identity;
+    } catch (error) {
+      if (cached) return cached.identity;
+      throw new EditionError(
+        `Could not read the sender's names from ${address} (published by the site's build): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
 }

@@ -1,33 +1,17 @@
 /**
- * An Effect's mail edition as the site publishes it (`/effects/YYYY-MM-DD/mail.json`), checked on
- * arrival, and the mail one recipient gets: the edition with their own unsubscribe link, and the
- * list headers mail providers use for their own unsubscribe button (RFC 2919, 2369, 8058).
+ * An Effect's mail edition as the site publishes it (`/effects/YYYY-MM-DD/mail.json`, see
+ * published.ts), checked on arrival, and the mail one recipient gets: the edition with their own
+ * unsubscribe link, and the list headers of every mail (list-headers.ts).
  */
-import { type MailSettings, oneClickUnsubscribeUrl, unsubscribePageUrl } from "../mail/confirmation-mail.ts";
+import { escapeHtml } from "../escape-html.ts";
+import { listHeaders, type MailSettings, unsubscribePageUrl } from "../mail/list-headers.ts";
 import type { MailMessage } from "../mail/mailer.ts";
+import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../published.ts";
 
-export interface MailEdition {
-  date: string;
-  subject: string;
-  html: string;
-  text: string;
-  url: string;
-}
-
-/** The site's per-recipient placeholder (src/effects/mail.ts on the site's side). */
-export const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export type { MailEdition };
 
 export class EditionError extends Error {
   override name = "EditionError";
-}
-
-/** A real calendar day written YYYY-MM-DD (not 2026-02-30). */
-export function isEditionDate(text: string): boolean {
-  if (!DAY.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
 /**
@@ -53,9 +37,6 @@ export function parseEdition(value: unknown, date: string, source: string): Mail
   return { date, subject: edition.subject, html: edition.html, text: edition.text, url: edition.url };
 }
 
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
 /** The mail for one recipient, whose unsubscribe link carries `unsubscribeToken`. */
 export function effectMail(
   settings: MailSettings,
@@ -69,10 +50,6 @@ export function effectMail(
     subject: edition.subject,
     html: edition.html.split(UNSUBSCRIBE_PLACEHOLDER).join(escapeHtml(page)),
     text: edition.text.split(UNSUBSCRIBE_PLACEHOLDER).join(page),
-    headers: {
-      "List-Id": settings.listId,
-      "List-Unsubscribe": `<${oneClickUnsubscribeUrl(settings, recipient.unsubscribeToken)}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    },
+    headers: listHeaders(settings, recipient.unsubscribeToken),
   };
 }

@@ -8,7 +8,9 @@
 import type { Config } from "../config.ts";
 import { type ErrorCode, errorBody } from "../http/answers.ts";
 import type { Logger } from "../logger.ts";
+import { mailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import type { IdentitySource } from "../published.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
 import { createRateLimiter } from "./delivery-decisions.ts";
@@ -21,6 +23,8 @@ import { dueEditionDate, type SendingConfig } from "./sending-config.ts";
 export interface SendEffectDeps {
   db: SqlExecutor;
   config: Config;
+  /** The names and time zone the site publishes (sender.json). */
+  identity: IdentitySource;
   sending: SendingConfig;
   mailer: Mailer;
   log: Logger;
@@ -72,16 +76,27 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
         error instanceof EditionError ? error.message : "The body must be JSON.",
       );
     }
+    let identity: Awaited<ReturnType<IdentitySource>>;
+    try {
+      identity = await deps.identity();
+    } catch (error) {
+      log.warn(`send-effect: ${errorMessage(error)}`);
+      return refuse(
+        503,
+        "site_unavailable",
+        "The site's sender.json could not be read; the next call tries again.",
+      );
+    }
     const started = now();
-    const date = requested ?? dueEditionDate(sending, started);
-    if (!date) return json(200, { status: "not_due", sendAt: sending.sendAt, timeZone: sending.timeZone });
+    const date = requested ?? dueEditionDate(sending.sendAt, identity.timeZone, started);
+    if (!date) return json(200, { status: "not_due", sendAt: sending.sendAt, timeZone: identity.timeZone });
 
     try {
       const result = await sendDaysEffect(date, {
         store,
         loadEdition: (day) => fetchEdition(config.siteUrl, day, deps.fetchImpl),
         mailer,
-        settings: config,
+        settings: mailSettings(config, identity),
         log,
         rate,
         owner: deps.owner,

@@ -8,7 +8,7 @@
  * batch in `sending`; those rows become `unknown` (never sent again unless asked), so nobody gets
  * an Effect twice, and at most one batch per dead sender is in doubt.
  */
-import type { MailSettings } from "../mail/confirmation-mail.ts";
+import type { MailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { maskAddresses, maskEmail } from "../subscriptions/email-address.ts";
 import type { Logger } from "../logger.ts";

@@ -22,6 +22,7 @@ export type ErrorCode =
   | "forbidden_origin"
   | "unauthorized"
   | "storage_unavailable"
+  | "site_unavailable"
   | "internal_error";
 
 export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 410 | 413 | 415 | 429 | 500 | 503;

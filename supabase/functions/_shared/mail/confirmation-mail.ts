@@ -1,9 +1,11 @@
 /**
  * The confirmation mail: an HTML and a plain-text part with the same content, and the list
- * headers mail providers use for their own unsubscribe button (RFC 2919, RFC 2369, RFC 8058).
+ * headers every mail to a subscriber carries (list-headers.ts).
  * Nothing a visitor typed reaches the mail except the recipient address, so a signup form
  * cannot be used to send someone else a message. The page links built here are the only ones.
  */
+import { escapeHtml } from "../escape-html.ts";
+import { confirmPageUrl, listHeaders, type MailSettings, unsubscribePageUrl } from "./list-headers.ts";
 import type { MailMessage } from "./mailer.ts";
 
 export interface ConfirmationMailInput {
@@ -13,45 +15,11 @@ export interface ConfirmationMailInput {
   expiresAt: Date;
 }
 
-export interface MailSettings {
-  siteUrl: string;
-  functionsUrl: string;
-  mailFrom: string;
-  newsletterName: string;
-  brandName: string;
-  listId: string;
-}
-
-const confirmUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
-  `${settings.siteUrl}/?confirm=${encodeURIComponent(token)}`;
-
-export const unsubscribePageUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
-  `${settings.siteUrl}/?unsubscribe=${encodeURIComponent(token)}`;
-
-/** The RFC 8058 one-click address: the function itself, which a mail provider POSTs to. */
-export const oneClickUnsubscribeUrl = (settings: Pick<MailSettings, "functionsUrl">, token: string): string =>
-  `${settings.functionsUrl}/unsubscribe?token=${encodeURIComponent(token)}`;
-
-/**
- * The list headers every mail to a subscriber carries, so a mail provider shows its own
- * unsubscribe button and may post the one-click unsubscribe (RFC 2919, RFC 2369, RFC 8058).
- */
-export const listHeaders = (
-  settings: Pick<MailSettings, "functionsUrl" | "listId">,
-  unsubscribeToken: string,
-): Record<string, string> => ({
-  "List-Id": settings.listId,
-  "List-Unsubscribe": `<${oneClickUnsubscribeUrl(settings, unsubscribeToken)}>`,
-  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-});
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
 /** "Mon, 23 Nov 2026 19:13:15 GMT": unambiguous for every reader, whatever their time zone. */
 const formatExpiry = (date: Date): string => date.toUTCString();
 
 export function confirmationMail(settings: MailSettings, input: ConfirmationMailInput): MailMessage {
-  const confirm = confirmUrl(settings, input.confirmToken);
+  const confirm = confirmPageUrl(settings, input.confirmToken);
   const unsubscribe = unsubscribePageUrl(settings, input.unsubscribeToken);
   const expires = formatExpiry(input.expiresAt);
   const { newsletterName, brandName } = settings;

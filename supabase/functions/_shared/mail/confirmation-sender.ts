@@ -11,13 +11,17 @@ import type { Logger } from "../logger.ts";
 import type { MailJob, MailQueue } from "./mail-queue.ts";
 import { smtpFailureKind } from "./smtp-failure.ts";
 import { retryDelaySeconds } from "../subscriptions/lifecycle.ts";
+import type { IdentitySource } from "../published.ts";
 import { confirmationMail } from "./confirmation-mail.ts";
+import { type MailSettings, mailSettings } from "./list-headers.ts";
 import type { Mailer } from "./mailer.ts";
 
 export interface MailSenderDeps {
   queue: MailQueue;
   mailer: Mailer;
   config: Config;
+  /** The names the mail carries, read once per run. */
+  identity: IdentitySource;
   log: Logger;
   now: () => Date;
   /** Work that rides on the sender now and then (the purge); its failure is logged like a run's. */
@@ -47,7 +51,7 @@ export function createMailSender(deps: MailSenderDeps) {
   /** Shutting down: finish the batch in hand, start no other. */
   let stopping = false;
 
-  async function deliver(job: MailJob): Promise<void> {
+  async function deliver(job: MailJob, settings: MailSettings): Promise<void> {
     const payload = job.payload;
     if (!payload) {
       await queue.abandon(job.id, "The job has no payload");
@@ -62,7 +66,7 @@ export function createMailSender(deps: MailSenderDeps) {
       );
       return;
     }
-    const message = confirmationMail(config, {
+    const message = confirmationMail(settings, {
       to: job.recipient,
       confirmToken: payload.confirmToken,
       unsubscribeToken: payload.unsubscribeToken,
@@ -105,6 +109,8 @@ export function createMailSender(deps: MailSenderDeps) {
   }
 
   async function run(): Promise<void> {
+    // Before any job is claimed: without the names (the site unreachable) nothing is attempted.
+    const settings = mailSettings(config, await deps.identity());
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !(stopping && batch > 0); batch++) {
       const at = now();
       const jobs = await queue.claimDue(at, new Date(at.getTime() + LEASE_SECONDS * 1000), BATCH);
@@ -120,7 +126,7 @@ export function createMailSender(deps: MailSenderDeps) {
       }, RENEW_EVERY_MS);
       // One failing job must not stop the others: each is settled on its own, and a run only ends
       // (for shutdown, too) once every send it started has.
-      const settled = await Promise.allSettled(jobs.map((job) => deliver(job))).finally(() =>
+      const settled = await Promise.allSettled(jobs.map((job) => deliver(job, settings))).finally(() =>
         clearInterval(renewal),
       );
       for (const outcome of settled) {

@@ -3,6 +3,7 @@
  * the link's page) → unsubscribed (by the link or the one-click header). `subscriptions.ts` applies them
  * inside a transaction; keeping them here makes every rule testable without a database.
  */
+import { utcDay } from "../calendar-day.ts";
 
 export type SubscriberStatus = "pending" | "confirmed" | "unsubscribed";
 
@@ -33,8 +34,6 @@ export type SignupDecision =
         | "mailbox_daily_cap"
         | "client_daily_cap";
     };
-
-export const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 
 /** Confirmation mails already queued today for this address. */
 export const mailsToday = (state: Pick<SignupState, "mailDay" | "mailsOnDay">, now: Date): number =>

@@ -5,6 +5,7 @@
  * (`mailbox_mail_limits`), so `+tag` variants of one inbox share its cooldown and daily cap. Decisions come from `subscription-lifecycle.ts`; this module reads the row
  * under a lock, asks, and writes the answer, with its mail job (`mail-queue.ts`) when one is due.
  */
+import { utcDay } from "../calendar-day.ts";
 import { mailboxKey } from "./email-address.ts";
 import { type ConfirmationPayload, enqueueConfirmation, supersedeQueued } from "../mail/mail-queue.ts";
 import { countClientMail } from "./rate-limit.ts";
@@ -20,7 +21,6 @@ import {
   type SignupDecision,
   type SignupState,
   type SubscriberStatus,
-  utcDay,
 } from "./lifecycle.ts";
 import { newToken, sha256Hex } from "./tokens.ts";
 

@@ -1,4 +1,5 @@
-import { confirmationMail, type MailSettings } from "../confirmation-mail.ts";
+import { confirmationMail } from "../confirmation-mail.ts";
+import type { MailSettings } from "../list-headers.ts";
 
 const settings: MailSettings = {
   siteUrl: "https://thepurposeeffect.example",
@@ -54,7 +55,7 @@ describe("the confirmation mail", () => {
 
   it("escapes names in the HTML part", () => {
     const html = confirmationMail({ ...settings, brandName: "Tom & <Jerry>" }, input).html;
-    expect(html).toContain("Tom &#38; &#60;Jerry&#62;");
+    expect(html).toContain("Tom &amp; &lt;Jerry&gt;");
     expect(html).not.toContain("<Jerry>");
   });
 });

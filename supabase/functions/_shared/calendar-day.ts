@@ -1,4 +1,8 @@
-/** Calendar days of the Effects: which day it is in the brand's time zone, and how a day reads. */
+/**
+ * The one calendar-day helper, for the site and the sender alike: a day written YYYY-MM-DD, which
+ * day (and time) it is in the brand's time zone, when a day starts there, and how a day reads.
+ * No imports: the site's build and the core both use it.
+ */
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -11,19 +15,11 @@ export function isCalendarDay(text: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** The day (YYYY-MM-DD) it is at `now` in `timeZone`. */
-export function dayIn(timeZone: string, now: Date): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(now);
-}
+/** The UTC day (YYYY-MM-DD) of `now`: the day the per-day mail limits count in. */
+export const utcDay = (now: Date): string => now.toISOString().slice(0, 10);
 
-/** Minutes `timeZone` is ahead of UTC at `instant`. */
-function offsetMinutes(timeZone: string, instant: Date): number {
+/** The wall clock in `timeZone` at `instant`, as numbers. */
+function wallClock(timeZone: string, instant: Date) {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-US", {
       timeZone,
@@ -38,8 +34,28 @@ function offsetMinutes(timeZone: string, instant: Date): number {
       .formatToParts(instant)
       .map((part) => [part.type, Number(part.value)]),
   );
-  const wallClock = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-  return Math.round((wallClock - instant.getTime()) / 60_000);
+  return parts as Record<"year" | "month" | "day" | "hour" | "minute" | "second", number>;
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** The day (YYYY-MM-DD) and time (HH:MM) it is at `now` in `timeZone`. */
+export function dayAndTimeIn(timeZone: string, now: Date): { day: string; time: string } {
+  const { year, month, day, hour, minute } = wallClock(timeZone, now);
+  return {
+    day: `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}`,
+    time: `${two(hour)}:${two(minute)}`,
+  };
+}
+
+/** The day (YYYY-MM-DD) it is at `now` in `timeZone`. */
+export const dayIn = (timeZone: string, now: Date): string => dayAndTimeIn(timeZone, now).day;
+
+/** Minutes `timeZone` is ahead of UTC at `instant`. */
+function offsetMinutes(timeZone: string, instant: Date): number {
+  const at = wallClock(timeZone, instant);
+  const wall = Date.UTC(at.year, at.month - 1, at.day, at.hour, at.minute, at.second);
+  return Math.round((wall - instant.getTime()) / 60_000);
 }
 
 /** The moment `day` starts in `timeZone`: when its Effect is published. */

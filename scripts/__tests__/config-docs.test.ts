@@ -1,0 +1,69 @@
+/**
+ * The one configuration registry and everything made from it: `.env.example` and the table in
+ * docs/operating.md are what the registry writes, no module reads the environment around it, and
+ * no registered variable is read by nothing.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { VARIABLES } from "../../supabase/functions/_shared/config/variables.ts";
+import {
+  configurationTable,
+  ENV_EXAMPLE,
+  envExample,
+  OPERATING_DOC,
+  ROOT,
+  withTable,
+} from "../config-docs.ts";
+
+const REGISTRY = "supabase/functions/_shared/config/variables.ts";
+/** Gatsby inlines `process.env.GATSBY_*` into the browser's code at build time, by that exact spelling. */
+const INLINED_BY_THE_BUILD = "src/newsletter/functions-client.ts";
+
+/** The product's own source: what runs on a host, not its tests or test tooling. */
+function productSources(): string[] {
+  return execFileSync("git", ["ls-files", "-co", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" })
+    .split("\n")
+    .filter((file) => /\.(ts|tsx|js|mjs)$/.test(file))
+    .filter((file) => /^(src|server|scripts|supabase\/functions|site-headers)\/|^gatsby-/.test(file))
+    .filter((file) => !/__tests__|\/testing\//.test(file));
+}
+
+describe("the configuration registry", () => {
+  it("writes .env.example", () => {
+    expect(readFileSync(ENV_EXAMPLE, "utf8")).toBe(envExample());
+  });
+
+  it("writes the configuration table in docs/operating.md", () => {
+    const doc = readFileSync(OPERATING_DOC, "utf8");
+    expect(doc).toBe(withTable(doc, configurationTable()));
+    for (const { name } of VARIABLES) expect(doc).toContain(`\`${name}\``);
+  });
+
+  it("is the only way the product reads the environment", () => {
+    const direct = /\b(?:process\.env|env)\.[A-Z][A-Z0-9_]+\b|\benv\[\s*["'`][A-Z]|Deno\.env\.get\(/;
+    const offenders: string[] = [];
+    for (const file of productSources()) {
+      if (file === REGISTRY) continue;
+      readFileSync(path.join(ROOT, file), "utf8")
+        .split("\n")
+        .forEach((line, index) => {
+          if (/^\s*(\*|\/\/)/.test(line)) return;
+          if (file === INLINED_BY_THE_BUILD && /process\.env\.GATSBY_[A-Z_]+/.test(line)) return;
+          if (direct.test(line)) offenders.push(`${file}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("registers no variable that nothing reads", () => {
+    const sources = productSources()
+      .filter((file) => file !== REGISTRY)
+      .map((file) => readFileSync(path.join(ROOT, file), "utf8"))
+      .join("\n");
+    const unread = VARIABLES.map(({ name }) => name).filter(
+      (name) => !sources.includes(`"${name}"`) && !sources.includes(`process.env.${name}`),
+    );
+    expect(unread).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * `npm run config:docs`: writes `.env.example` and the configuration table in docs/operating.md
+ * from the one registry of variables (supabase/functions/_shared/config/variables.ts). The test
+ * beside it fails when either is out of step with the registry, so they cannot drift.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type Variable, VARIABLES } from "../supabase/functions/_shared/config/variables.ts";
+
+export const ROOT = path.resolve(__dirname, "..");
+export const ENV_EXAMPLE = path.join(ROOT, ".env.example");
+export const OPERATING_DOC = path.join(ROOT, "docs", "operating.md");
+// Prettier would realign the table and so change it; the block is left as written.
+const START =
+  "<!-- prettier-ignore-start -->\n<!-- configuration:start (written by npm run config:docs from config/variables.ts) -->";
+const END = "<!-- configuration:end -->\n<!-- prettier-ignore-end -->";
+
+const groups = () => {
+  const byGroup = new Map<string, Variable[]>();
+  for (const variable of VARIABLES as readonly Variable[])
+    byGroup.set(variable.group, [...(byGroup.get(variable.group) ?? []), variable]);
+  return byGroup;
+};
+
+/** What unset means, in words. */
+const whenUnset = (variable: Variable): string =>
+  variable.default !== undefined ? `\`${variable.default}\`` : (variable.unset ?? "unset");
+
+const wrap = (text: string, width = 96): string[] => {
+  const lines: string[] = [];
+  let line = "#";
+  for (const word of text.split(/\s+/)) {
+    if (line.length + word.length + 1 > width && line !== "#") {
+      lines.push(line);
+      line = "#";
+    }
+    line += ` ${word}`;
+  }
+  lines.push(line);
+  return lines;
+};
+
+export function envExample(): string {
+  const out = [
+    "# Every variable the project reads, written by `npm run config:docs` from",
+    "# supabase/functions/_shared/config/variables.ts: edit that file, not this one.",
+    "# Each has a working local default. `npm start` (and serve, effect, subscribers) read `.env`",
+    "# when there is one (cp .env.example .env); a variable set in the environment wins over it.",
+    "# On a static host: its build settings. On Supabase: `supabase secrets set NAME=value`.",
+  ];
+  for (const [group, variables] of groups()) {
+    out.push("", `# --- ${group} ---`);
+    for (const variable of variables) {
+      const readers = `(${variable.readers.join(", ")})`;
+      out.push(...wrap(`${variable.description} ${readers}`));
+      if (variable.default === undefined && variable.unset) out.push(...wrap(`Unset: ${variable.unset}.`));
+      out.push(`${variable.name}=${variable.secret ? "" : (variable.default ?? "")}`);
+    }
+  }
+  return `${out.join("\n")}\n`;
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|");
+
+export function configurationTable(): string {
+  const out: string[] = [];
+  for (const [group, variables] of groups()) {
+    out.push(
+      `**${group}**`,
+      "",
+      "| variable | read by | unset | what it does |",
+      "| --- | --- | --- | --- |",
+    );
+    for (const variable of variables)
+      out.push(
+        `| \`${variable.name}\` | ${variable.readers.join(", ")} | ${cell(whenUnset(variable))} | ${cell(variable.description)}${variable.number ? ` (${variable.number.min} to ${variable.number.max ?? "any"})` : ""} |`,
+      );
+    out.push("");
+  }
+  return out.join("\n").trimEnd();
+}
+
+/** The doc with its table replaced by the registry's; throws when the markers are missing. */
+export function withTable(doc: string, table: string): string {
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/operating.md has no "${START}" ... "${END}" block`);
+  return `${doc.slice(0, start + START.length)}\n\n${table}\n\n${doc.slice(end)}`;
+}
+
+if (require.main === module) {
+  writeFileSync(ENV_EXAMPLE, envExample());
+  writeFileSync(OPERATING_DOC, withTable(readFileSync(OPERATING_DOC, "utf8"), configurationTable()));
+  console.log(
+    `wrote ${path.relative(ROOT, ENV_EXAMPLE)} and the table in ${path.relative(ROOT, OPERATING_DOC)}`,
+  );
+}

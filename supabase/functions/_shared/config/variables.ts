@@ -1,0 +1,425 @@
+/**
+ * Every environment variable the project reads, in one registry: its name, who reads it, its
+ * default and what it does. It drives the parsers of both hosts (`read.ts` and what builds on it),
+ * the generated `.env.example` and the configuration table in docs/operating.md
+ * (`npm run config:docs` writes both; a test keeps them in step). A variable that is not here
+ * cannot be read: `readVariable` only takes these names. No imports, so the site's build reads it too.
+ */
+
+/** Who reads a variable. */
+export type Reader =
+  "site build" | "local stack" | "functions" | "send-effect" | "npm run effect" | "npm run cms" | "checks";
+
+export type VariableGroup =
+  | "The site (read by the build; baked into the static files)"
+  | "The newsletter functions (the local stack and Supabase)"
+  | "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)"
+  | "The local stack"
+  | "Supabase (set there, not locally)"
+  | "Continuous integration (set by GitHub Actions)";
+
+export interface Variable {
+  name: string;
+  group: VariableGroup;
+  readers: readonly Reader[];
+  /** What it does, one or two sentences. */
+  description: string;
+  /** The value used when it is unset, as written in `.env.example`; absent: unset has a meaning, below. */
+  default?: string;
+  /** What unset means, when there is no plain default value. */
+  unset?: string;
+  /** For numbers: the accepted range; a value outside it is an error at start, never a fallback. */
+  number?: { min: number; max?: number; integer?: true };
+  /** Secrets are never printed; `.env.example` leaves them empty. */
+  secret?: boolean;
+}
+
+const STACK_AND_FUNCTIONS: readonly Reader[] = ["local stack", "functions"];
+const SENDERS: readonly Reader[] = ["local stack", "npm run effect", "send-effect"];
+
+export const VARIABLES = [
+  // --- The site ---
+  {
+    name: "GATSBY_SUPABASE_URL",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description: "The backend the site calls: your Supabase project's URL.",
+    unset: "the page's own origin, which is what the local stack serves, so one build runs on any port",
+  },
+  {
+    name: "GATSBY_SUPABASE_ANON_KEY",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description: "The Supabase project's public anon key.",
+    unset: "a local key the local stack ignores",
+  },
+  {
+    name: "EFFECTS_TODAY",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description:
+      "The day up to which the Effects of the Day are published (YYYY-MM-DD), to preview a day to come.",
+    unset: "today in content/brand.yaml's timeZone",
+  },
+  {
+    name: "EFFECTS_DIR",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description: "The folder of Effects to publish (the browser tests use e2e/fixtures/effects).",
+    default: "content/effects",
+  },
+  {
+    name: "DECAP_GITHUB_REPO",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description: "The GitHub repository (owner/name) the deployed content editor commits to.",
+    unset: "GITHUB_REPOSITORY",
+  },
+  {
+    name: "DECAP_BRANCH",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description: "The branch the deployed content editor commits to.",
+    default: "main",
+  },
+  {
+    name: "DECAP_AUTH_URL",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description: "The OAuth provider that signs editors in to GitHub on the deployed site.",
+    unset: "Netlify's",
+  },
+  {
+    name: "GATSBY_TELEMETRY_DISABLED",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description: "1: Gatsby sends no usage data. `npm start` and the tests' builds set it unless it is set.",
+    default: "1",
+  },
+  // --- The functions ---
+  {
+    name: "SITE_URL",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "npm run effect"],
+    description: "Where the links in mail point, and where the sender reads what the build published.",
+    unset: "http://localhost:$PORT on the local stack; required on Supabase",
+  },
+  {
+    name: "ALLOWED_ORIGINS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description:
+      "The origins allowed to call the functions from a browser (comma-separated, scheme included).",
+    unset: "SITE_URL's origin",
+  },
+  {
+    name: "FUNCTIONS_URL",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "npm run effect"],
+    description:
+      "Where mail providers post one-click unsubscribes (List-Unsubscribe); must be https in production.",
+    unset: "$SITE_URL/functions/v1 on the local stack, $SUPABASE_URL/functions/v1 on Supabase",
+  },
+  {
+    name: "DATABASE_URL",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "npm run effect"],
+    description: "A PostgreSQL connection URL.",
+    unset: "embedded PGlite in $DATA_DIR (on Supabase: SUPABASE_DB_URL)",
+    secret: true,
+  },
+  {
+    name: "SMTP_URL",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description: "smtp://user:pass@host:587 or smtps://user:pass@host:465 (the only port open on Supabase).",
+    unset: "each mail written to $DATA_DIR/outbox/ as .eml, its link printed; required on Supabase",
+    secret: true,
+  },
+  {
+    name: "MAIL_FROM",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, ...SENDERS],
+    description: "The sender of every mail.",
+    unset: "\"<the newsletter's name> <newsletter@SITE_URL's host>\"",
+  },
+  {
+    name: "RATE_LIMIT_PER_MINUTE",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "Signups per client address per minute.",
+    default: "10",
+    number: { min: 1 },
+  },
+  {
+    name: "LINK_RATE_LIMIT_PER_MINUTE",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "Confirm and unsubscribe calls per client address per minute.",
+    default: "60",
+    number: { min: 1 },
+  },
+  {
+    name: "RESEND_COOLDOWN_SECONDS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "Seconds between two confirmation mails to one mailbox (ann+1@ and Ann+2@ are one mailbox).",
+    default: "60",
+    number: { min: 0 },
+  },
+  {
+    name: "CONFIRMATION_MAILS_PER_DAY",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "Confirmation mails to one mailbox per UTC day.",
+    default: "3",
+    number: { min: 1 },
+  },
+  {
+    name: "CONFIRMATION_MAILS_PER_CLIENT_PER_DAY",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "Confirmation mails that the signups from one client address may cause per UTC day.",
+    default: "30",
+    number: { min: 1 },
+  },
+  {
+    name: "CONFIRM_TOKEN_TTL_HOURS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "Hours a confirmation link works.",
+    default: "24",
+    number: { min: 0.001 },
+  },
+  {
+    name: "PURGE_PENDING_AFTER_DAYS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "Days after which an address that never confirmed is deleted.",
+    default: "7",
+    number: { min: 1 },
+  },
+  {
+    name: "MAX_BODY_BYTES",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "The largest request body the functions read, in bytes.",
+    default: "4096",
+    number: { min: 256, max: 1_000_000 },
+  },
+  {
+    name: "MAIL_RETRY_BASE_SECONDS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, ...SENDERS],
+    description:
+      "The first retry of a mail that failed for the moment, in seconds; each further retry waits twice as long.",
+    default: "10",
+    number: { min: 0.01 },
+  },
+  {
+    name: "MAIL_RETRY_MAX_SECONDS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, ...SENDERS],
+    description: "The longest wait between two retries of a mail, in seconds.",
+    default: "1800",
+    number: { min: 0.01 },
+  },
+  // --- The Effect of the Day ---
+  {
+    name: "SEND_AT",
+    group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
+    readers: ["local stack", "send-effect"],
+    description:
+      "The time of day (HH:MM, in content/brand.yaml's timeZone) from which the day's Effect is sent by itself.",
+    unset: "sent only by `npm run effect -- send DATE`",
+  },
+  {
+    name: "MAIL_RATE_PER_SECOND",
+    group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
+    readers: SENDERS,
+    description: "Mails per second at the SMTP call, across all connections (0: no limit).",
+    default: "10",
+    number: { min: 0 },
+  },
+  {
+    name: "SMTP_MAX_CONNECTIONS",
+    group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
+    readers: SENDERS,
+    description: "Pooled SMTP connections.",
+    default: "5",
+    number: { min: 1, max: 100 },
+  },
+  {
+    name: "EFFECT_BATCH_SIZE",
+    group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
+    readers: SENDERS,
+    description: 'Deliveries claimed and recorded together (also the most a crash can leave "unknown").',
+    default: "50",
+    number: { min: 1, max: 1000 },
+  },
+  {
+    name: "EFFECT_LEASE_SECONDS",
+    group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
+    readers: SENDERS,
+    description: "Seconds a sender holds the deliveries it claimed (renewed while it sends).",
+    default: "60",
+    number: { min: 1, max: 3600 },
+  },
+  {
+    name: "EFFECT_PAUSE_AFTER_FAILURES",
+    group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
+    readers: SENDERS,
+    description: "Temporary failures in a row after which the edition pauses until the next run.",
+    default: "20",
+    number: { min: 1 },
+  },
+  // --- The local stack ---
+  {
+    name: "PORT",
+    group: "The local stack",
+    readers: ["local stack", "npm run effect", "npm run cms"],
+    description: "The port the local stack listens on (0: any free port).",
+    default: "8000",
+    number: { min: 0, max: 65535, integer: true },
+  },
+  {
+    name: "HOST",
+    group: "The local stack",
+    readers: ["local stack"],
+    description:
+      "The address it listens on: 127.0.0.1 keeps it on this machine; 0.0.0.0 to reach it from others.",
+    default: "127.0.0.1",
+  },
+  {
+    name: "DATA_DIR",
+    group: "The local stack",
+    readers: ["local stack", "npm run effect"],
+    description: "PGlite's files, the outbox and the Effect previews (kept private to your user).",
+    default: ".data",
+  },
+  {
+    name: "PUBLIC_DIR",
+    group: "The local stack",
+    readers: ["local stack", "npm run effect"],
+    description: "The built site it serves and the Effects it sends.",
+    default: "public",
+  },
+  {
+    name: "TRUST_PROXY",
+    group: "The local stack",
+    readers: ["local stack"],
+    description:
+      "The number of reverse proxies in front of it: rate limits then count the address the outermost one appended to X-Forwarded-For. Leave unset without a proxy, or anyone could choose their own bucket.",
+    default: "0",
+    number: { min: 0, max: 10 },
+  },
+  // --- Supabase ---
+  {
+    name: "SUPABASE_URL",
+    group: "Supabase (set there, not locally)",
+    readers: ["functions", "send-effect"],
+    description:
+      "Set by Supabase: the project's address. Its being https marks a hosted project, where SITE_URL and SMTP_URL are required.",
+    unset: "a local `supabase functions serve`",
+  },
+  {
+    name: "SUPABASE_DB_URL",
+    group: "Supabase (set there, not locally)",
+    readers: ["functions", "send-effect"],
+    description: "Set by Supabase: the project's database.",
+    unset: "DATABASE_URL",
+    secret: true,
+  },
+  {
+    name: "SEND_EFFECT_KEY",
+    group: "Supabase (set there, not locally)",
+    readers: ["send-effect"],
+    description: "The bearer key the schedule (pg_cron) sends to send-effect; also stored in Vault.",
+    unset: "every call is refused",
+    secret: true,
+  },
+  {
+    name: "SEND_EFFECT_SECONDS",
+    group: "Supabase (set there, not locally)",
+    readers: ["send-effect"],
+    description: "Seconds each send-effect call sends for, within Supabase's limit of 150.",
+    default: "50",
+    number: { min: 1, max: 140 },
+  },
+  {
+    name: "FUNCTION_PORT",
+    group: "Supabase (set there, not locally)",
+    readers: ["functions", "send-effect"],
+    description: "Under plain `deno run` (the tests): serve the entry on 127.0.0.1 at this port.",
+    unset: "Deno's default (Supabase's runtime decides)",
+    number: { min: 1, max: 65535, integer: true },
+  },
+  // --- CI ---
+  {
+    name: "GITHUB_REPOSITORY",
+    group: "Continuous integration (set by GitHub Actions)",
+    readers: ["site build"],
+    description:
+      "The repository a workflow runs in: the content editor's repository when DECAP_GITHUB_REPO is unset.",
+  },
+  {
+    name: "GITHUB_ACTIONS",
+    group: "Continuous integration (set by GitHub Actions)",
+    readers: ["checks"],
+    description: "Makes `npm run check:content` print its problems as annotations on the changed files.",
+  },
+] as const satisfies readonly Variable[];
+
+export type VariableName = (typeof VARIABLES)[number]["name"];
+
+export type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const byName = new Map<string, Variable>(VARIABLES.map((variable) => [variable.name, variable]));
+
+/** The variable's entry; every name the code reads is one (the type says so). */
+export const variable = (name: VariableName): Variable => byName.get(name) as Variable;
+
+/** The value as set (trimmed), or undefined when unset or empty: `PORT= npm start` means unset. */
+export function readVariable(env: Env, name: VariableName): string | undefined {
+  return env[name]?.trim() || undefined;
+}
+
+/**
+ * A number variable: as set, else its registered default (undefined when it has none and is
+ * unset); outside its range, or not a number, an error naming it, never a quiet fallback.
+ */
+export function readNumberVariable(env: Env, name: VariableName): number;
+export function readNumberVariable(env: Env, name: VariableName, optional: "optional"): number | undefined;
+export function readNumberVariable(env: Env, name: VariableName, optional?: "optional"): number | undefined {
+  const entry = variable(name);
+  const range = entry.number;
+  if (!range) throw new Error(`${name} is not a number variable`);
+  const raw = readVariable(env, name) ?? entry.default;
+  if (raw === undefined) {
+    if (optional) return undefined;
+    throw new Error(`${name} has no default`);
+  }
+  const value = Number(raw);
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  if (
+    !Number.isFinite(value) ||
+    value < range.min ||
+    value > max ||
+    (range.integer && !Number.isInteger(value))
+  )
+    throw new ConfigError(
+      `${name} must be ${range.integer ? "a whole number" : "a number"} from ${range.min} to ${max} (got "${raw}")`,
+    );
+  return value;
+}
+
+/** A text variable: as set, else its registered default. */
+export function readTextVariable(env: Env, name: VariableName): string {
+  const value = readVariable(env, name) ?? variable(name).default;
+  if (value === undefined) throw new Error(`${name} has no default`);
+  return value;
+}

@@ -1,0 +1,63 @@
+/**
+ * What every mail to a subscriber has in common, built in one place: the sender and list names
+ * (`MailSettings`, from the configuration and the identity the site publishes), the links to the
+ * site's confirm and unsubscribe pages, and the list headers mail providers use for their own
+ * unsubscribe button and its one-click post (RFC 2919 List-Id, RFC 2369 List-Unsubscribe, RFC 8058).
+ */
+import type { Config } from "../config.ts";
+import type { SenderIdentity } from "../published.ts";
+
+export interface MailSettings {
+  siteUrl: string;
+  functionsUrl: string;
+  mailFrom: string;
+  newsletterName: string;
+  brandName: string;
+  /** `Effect of the Day <effect-of-the-day.thepurposeeffect.example>` */
+  listId: string;
+}
+
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "") || "newsletter";
+
+/** The settings every mail is built from: MAIL_FROM, else the newsletter's name at the site's host. */
+export function mailSettings(
+  config: Pick<Config, "siteUrl" | "functionsUrl" | "mailFrom">,
+  identity: SenderIdentity,
+): MailSettings {
+  const host = new URL(config.siteUrl).hostname;
+  const { newsletterName, brandName } = identity;
+  return {
+    siteUrl: config.siteUrl,
+    functionsUrl: config.functionsUrl,
+    mailFrom:
+      config.mailFrom ??
+      `${newsletterName} <newsletter@${host === "localhost" ? "localhost.localdomain" : host}>`,
+    newsletterName,
+    brandName,
+    listId: `${newsletterName} <${slug(newsletterName)}.${host}>`,
+  };
+}
+
+export const confirmPageUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
+  `${settings.siteUrl}/?confirm=${encodeURIComponent(token)}`;
+
+export const unsubscribePageUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
+  `${settings.siteUrl}/?unsubscribe=${encodeURIComponent(token)}`;
+
+/** The RFC 8058 one-click address: the function itself, which a mail provider POSTs to. */
+export const oneClickUnsubscribeUrl = (settings: Pick<MailSettings, "functionsUrl">, token: string): string =>
+  `${settings.functionsUrl}/unsubscribe?token=${encodeURIComponent(token)}`;
+
+/** The list headers every mail to a subscriber carries, the confirmation and the Effect alike. */
+export const listHeaders = (
+  settings: Pick<MailSettings, "functionsUrl" | "listId">,
+  unsubscribeToken: string,
+): Record<string, string> => ({
+  "List-Id": settings.listId,
+  "List-Unsubscribe": `<${oneClickUnsubscribeUrl(settings, unsubscribeToken)}>`,
+  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+});
