@@ -11,6 +11,9 @@ export default tseslint.config(
   {
     ignores: [
       "public/",
+      ".test-site/",
+      ".public-aside/",
+      "screenshots/",
       ".cache/",
       "node_modules/",
       "coverage/",
@@ -48,7 +51,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/__tests__/**", "**/__mocks__/**", "src/test-support/**", "e2e/**", "jest/**"],
+    files: ["**/__tests__/**", "**/__mocks__/**", "test/**", "e2e/**"],
     languageOptions: { globals: { ...globals.jest } },
   },
   prettier,

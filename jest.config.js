@@ -18,21 +18,27 @@ module.exports = {
     {
       displayName: "site",
       // jsdom plus Node's fetch, so the real supabase-js client runs in component tests.
-      testEnvironment: "<rootDir>/jest/environment-site.js",
+      testEnvironment: "<rootDir>/test/support/jest/environment-site.js",
       testEnvironmentOptions: { url: "http://localhost/" },
       // The root stays <rootDir> so the manual mocks in __mocks__/ apply to node modules.
       testMatch: ["<rootDir>/src/**/__tests__/**/*.test.[jt]s?(x)"],
-      transform: { "^.+\\.[jt]sx?$": "<rootDir>/jest/preprocess.js" },
+      transform: { "^.+\\.[jt]sx?$": "<rootDir>/test/support/jest/preprocess.js" },
       moduleNameMapper: {
         "\\.(css|scss)$": "identity-obj-proxy",
         "\\.(jpg|jpeg|png|gif|svg|webp|avif|woff2?)$": "<rootDir>/__mocks__/file-mock.js",
       },
-      testPathIgnorePatterns: ["node_modules", "\\.cache", "<rootDir>.*/public"],
-      modulePathIgnorePatterns: ["<rootDir>/.cache", "<rootDir>/public", "<rootDir>/.node"],
+      testPathIgnorePatterns: ["node_modules", "\\.cache", "<rootDir>.*/public", "<rootDir>/\\.test-site"],
+      modulePathIgnorePatterns: [
+        "<rootDir>/.cache",
+        "<rootDir>/public",
+        "<rootDir>/.node",
+        "<rootDir>/.test-site",
+        "<rootDir>/.public-aside",
+      ],
       transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],
       globals: { __PATH_PREFIX__: "" },
-      setupFiles: ["<rootDir>/jest/loadershim.js"],
-      setupFilesAfterEnv: ["<rootDir>/jest/setup.ts"],
+      setupFiles: ["<rootDir>/test/support/jest/loadershim.js"],
+      setupFilesAfterEnv: ["<rootDir>/test/support/jest/setup.ts"],
     },
     {
       displayName: "backend",
@@ -40,8 +46,8 @@ module.exports = {
       roots: ["<rootDir>/supabase", "<rootDir>/server", "<rootDir>/scripts", "<rootDir>/bench"],
       transform: nodeTransform,
       // A throwaway PostgreSQL server for the integration suites (or DATABASE_URL when set).
-      globalSetup: "<rootDir>/server/testing/jest-global-setup.ts",
-      globalTeardown: "<rootDir>/server/testing/jest-global-teardown.ts",
+      globalSetup: "<rootDir>/test/support/jest/backend-setup.ts",
+      globalTeardown: "<rootDir>/test/support/jest/backend-teardown.ts",
     },
     {
       // Browser and accessibility tests in Debian's Chromium against the built site on the local
@@ -52,7 +58,7 @@ module.exports = {
       testMatch: ["<rootDir>/e2e/**/*.test.ts"],
       transform: nodeTransform,
       globalSetup: "<rootDir>/e2e/global-setup.ts",
-      setupFilesAfterEnv: ["<rootDir>/e2e/support/timeout.ts"],
+      setupFilesAfterEnv: ["<rootDir>/test/support/jest/e2e-timeout.ts"],
     },
   ],
 };

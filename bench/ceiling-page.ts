@@ -1,7 +1,7 @@
 /** The ceiling page Lighthouse compares the landing page with, written into a folder the stack serves. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { content, SPEC } from "../toolkit/texts";
+import { content, SPEC } from "../test/support/texts";
 
 const escape = (text: string): string =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

@@ -6,9 +6,9 @@
  */
 import type { Page } from "playwright-core";
 import { buildSiteIfStale } from "../scripts/site-build";
-import { launchChromium, untilHydrated, VIEWPORTS } from "../toolkit/browser";
-import { startStack } from "../toolkit/stack";
-import { content, SPEC } from "../toolkit/texts";
+import { launchChromium, untilHydrated, VIEWPORTS } from "../test/support/browser";
+import { startStack } from "../test/support/stack";
+import { content, SPEC } from "../test/support/texts";
 import { dialogProbe, resetProbe, untilDialogShown } from "./dialog-probe";
 import { median } from "./lighthouse";
 

@@ -20,16 +20,16 @@ import { newToken } from "../supabase/functions/_shared/subscriptions/tokens.ts"
 import { effectContext, runEffectCommand } from "../server/effect-commands.ts";
 import { migrate } from "../server/migrations.ts";
 import { createPgliteExecutor } from "../server/pglite-executor.ts";
-import { createTestDatabase } from "../toolkit/databases.ts";
+import { createTestDatabase } from "../test/support/databases.ts";
 import {
   fixtureEdition,
   publishEdition,
   readerAddress,
   seedConfirmed,
   contentIdentity,
-} from "../server/testing/effect-fixtures.ts";
-import { freePort } from "../toolkit/free-port.ts";
-import { postgresAvailable, startPostgres } from "../toolkit/postgres-server.ts";
+} from "../test/support/effect-fixtures.ts";
+import { freePort } from "../test/support/free-port.ts";
+import { postgresAvailable, startPostgres } from "../test/support/postgres-server.ts";
 import { markdownTable, textTable } from "./table.ts";
 
 const ROOT = path.resolve(__dirname, "..");

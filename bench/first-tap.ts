@@ -7,8 +7,8 @@
  * bench:strategies` (ways of loading the scripts, side by side).
  */
 import type { Browser, CDPSession, Page } from "playwright-core";
-import { launchChromium, VIEWPORTS } from "../toolkit/browser";
-import { SPEC } from "../toolkit/texts";
+import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { SPEC } from "../test/support/texts";
 import { dialogProbe, untilDialogShown } from "./dialog-probe";
 import { median } from "./lighthouse";
 

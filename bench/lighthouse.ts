@@ -4,7 +4,7 @@
  * (Lighthouse's defaults), RUNS runs each, alternated so all see the same machine load.
  */
 import * as chromeLauncher from "chrome-launcher";
-import { chromiumFlags, chromiumPath } from "../toolkit/browser";
+import { chromiumFlags, chromiumPath } from "../test/support/browser";
 
 /** Runs per page; `BENCH_RUNS=1 npm run bench` for a quick check of the pipeline. */
 export const RUNS = Number(process.env.BENCH_RUNS) || 5;

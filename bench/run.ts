@@ -12,8 +12,8 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildSiteIfStale } from "../scripts/site-build";
-import { kb } from "../toolkit/first-visit";
-import { ROOT, startStack } from "../toolkit/stack";
+import { kb } from "../test/support/first-visit";
+import { ROOT, startStack } from "../test/support/stack";
 import { writeCeilingPage } from "./ceiling-page";
 import {
   CPU_SLOWDOWN,

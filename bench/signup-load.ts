@@ -12,10 +12,10 @@ import os from "node:os";
 import path from "node:path";
 import { startServer } from "../server/start-server.ts";
 import { openStorage } from "../server/storage.ts";
-import { createTestDatabase, type TestDatabase } from "../toolkit/databases.ts";
-import { type PostgresServer, postgresAvailable, startPostgres } from "../toolkit/postgres-server.ts";
-import { outboxFiles, readOutbox, recipients } from "../toolkit/outbox.ts";
-import { startProcess } from "../toolkit/process.ts";
+import { createTestDatabase, type TestDatabase } from "../test/support/databases.ts";
+import { type PostgresServer, postgresAvailable, startPostgres } from "../test/support/postgres-server.ts";
+import { outboxFiles, readOutbox, recipients } from "../test/support/outbox.ts";
+import { startProcess } from "../test/support/process.ts";
 import { textTable } from "./table.ts";
 
 const ROOT = path.resolve(__dirname, "..");

@@ -2,7 +2,7 @@
  * `npm run size`: the JavaScript a first visit downloads, gzipped, per file and in total, measured
  * in Chromium against the built site on the local stack. Exits non-zero over the 100 KB budget.
  */
-import { launchChromium, VIEWPORTS } from "../toolkit/browser";
+import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { buildSiteIfStale } from "../scripts/site-build";
 import {
   FIRST_VISIT_BUDGET_BYTES,
@@ -10,8 +10,8 @@ import {
   kb,
   totalGzipBytes,
   type ScriptFile,
-} from "../toolkit/first-visit";
-import { startStack } from "../toolkit/stack";
+} from "../test/support/first-visit";
+import { startStack } from "../test/support/stack";
 import { textTable } from "./table";
 
 export interface FirstVisitJs {

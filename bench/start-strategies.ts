@@ -15,7 +15,7 @@ import path from "node:path";
 import { STARTER_SCRIPT } from "../src/loading/script-starter";
 import { SCRIPTS_TEMPLATE_ID } from "../src/loading/starter-names";
 import { buildSiteIfStale } from "../scripts/site-build";
-import { ROOT, startStack } from "../toolkit/stack";
+import { ROOT, startStack } from "../test/support/stack";
 import { measureFirstTap, phoneDescription, TAP_RUNS, type TapResult } from "./first-tap";
 import { lighthouseRunWithRetry, median, RUNS, type Run } from "./lighthouse";
 import { textTable } from "./table";

@@ -1,11 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
-import { VIEWPORTS } from "../toolkit/browser";
-import { notice, untilAnimationsSettle, visible } from "./support/expect";
-import { openSignupDialog, subscribeInline } from "./support/newsletter";
-import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { SPEC } from "../toolkit/texts";
-import { publishedFixtures } from "./support/effects";
+import { VIEWPORTS } from "../test/support/browser";
+import { notice, untilAnimationsSettle, visible } from "../test/support/expect";
+import { openSignupDialog, subscribeInline } from "../test/support/newsletter";
+import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
+import { SPEC } from "../test/support/texts";
+import { publishedFixtures } from "../test/support/effects";
 import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/http/signup-result-pages";
 
 /** axe-core's findings, one line per failing element, so a failure says what to fix. */

@@ -10,11 +10,11 @@ import yaml from "js-yaml";
 import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core";
 import { LOCAL_BACKEND_URL } from "../src/content/cms-config";
 import { checkContent, contentTypeForFile, effectFields } from "../src/content/schema";
-import { launchChromium, VIEWPORTS } from "../toolkit/browser";
-import { type DecapServer, startDecapServer } from "./support/decap";
-import { visible } from "./support/expect";
-import { describeInBrowser } from "./support/site";
-import { ROOT, type Stack, startStack } from "../toolkit/stack";
+import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { type DecapServer, startDecapServer } from "../test/support/decap";
+import { visible } from "../test/support/expect";
+import { describeInBrowser } from "../test/support/site";
+import { ROOT, type Stack, startStack, TEST_SITE_DIR } from "../test/support/stack";
 
 const SCREENSHOTS = path.join(__dirname, "screenshots");
 
@@ -24,7 +24,11 @@ describeInBrowser("the content editor at /admin/", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    const started = await Promise.allSettled([startStack(), startDecapServer(), launchChromium()]);
+    const started = await Promise.allSettled([
+      startStack({ PUBLIC_DIR: TEST_SITE_DIR }),
+      startDecapServer(),
+      launchChromium(),
+    ]);
     const [site, backend, chromium] = started;
     if (site.status === "fulfilled") stack = site.value;
     if (backend.status === "fulfilled") decap = backend.value;

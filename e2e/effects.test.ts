@@ -1,11 +1,11 @@
 import Parser from "rss-parser";
 import type { Page } from "playwright-core";
-import { textOf } from "./support/expect";
-import { effectTexts, publishedFixtures, scheduledFixtures } from "./support/effects";
-import { inlineCard, pageErrors, subscribeInline } from "./support/newsletter";
-import { linkIn, waitForMailsTo } from "../toolkit/outbox";
-import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { content } from "../toolkit/texts";
+import { textOf } from "../test/support/expect";
+import { effectTexts, publishedFixtures, scheduledFixtures } from "../test/support/effects";
+import { inlineCard, pageErrors, subscribeInline } from "../test/support/newsletter";
+import { linkIn, waitForMailsTo } from "../test/support/outbox";
+import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
+import { content } from "../test/support/texts";
 
 const dateLabel = (date: string) =>
   new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "long" }).format(

@@ -1,15 +1,15 @@
-import { VIEWPORTS } from "../toolkit/browser";
-import { notice, visible } from "./support/expect";
+import { VIEWPORTS } from "../test/support/browser";
+import { notice, visible } from "../test/support/expect";
 import {
   FIRST_VISIT_BUDGET_BYTES,
   firstVisitScripts,
   kb,
   ON_DEMAND_CHUNK,
   totalGzipBytes,
-} from "../toolkit/first-visit";
-import { inlineCard } from "./support/newsletter";
-import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { SPEC } from "../toolkit/texts";
+} from "../test/support/first-visit";
+import { inlineCard } from "../test/support/newsletter";
+import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
+import { SPEC } from "../test/support/texts";
 
 describeInBrowser("what a first visit downloads", () => {
   const site = useSite();

@@ -1,10 +1,12 @@
-import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../toolkit/browser";
+import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../test/support/browser";
 import { buildSiteIfStale } from "../scripts/site-build";
-import { E2E_EFFECTS_ENV } from "./support/effects";
+import { E2E_EFFECTS_ENV } from "../test/support/effects";
+import { ROOT, TEST_SITE_DIR } from "../test/support/stack";
 
 /**
- * Runs once before the browser tests: checks for Chromium, and builds the site when `public/` is
- * missing (a fresh clone) or older than its sources, with the tests' own Effects (e2e/fixtures/effects).
+ * Runs once before the browser tests: checks for Chromium, and builds the tests' site into
+ * `.test-site/` (never `public/`, which `npm start` serves) when it is missing or older than its
+ * sources, with the tests' own Effects (e2e/fixtures/effects).
  */
 export default function globalSetup(): void {
   if (!chromiumAvailable()) {
@@ -14,5 +16,5 @@ export default function globalSetup(): void {
     console.log(`\nBrowser tests skipped: no Chromium at ${chromiumPath}; ${INSTALL_HINT}.`);
     return;
   }
-  buildSiteIfStale(undefined, undefined, { ...process.env, ...E2E_EFFECTS_ENV });
+  buildSiteIfStale(ROOT, TEST_SITE_DIR, { ...process.env, ...E2E_EFFECTS_ENV });
 }

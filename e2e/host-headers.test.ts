@@ -6,10 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "../toolkit/stack";
+import { TEST_SITE_DIR } from "../test/support/stack";
 import { sitePaths } from "../site-headers/security-headers";
 
-const headers = readFileSync(path.join(ROOT, "public", "_headers"), "utf8");
+const headers = readFileSync(path.join(TEST_SITE_DIR, "_headers"), "utf8");
 
 describe("the static hosts' _headers", () => {
   it("keeps every line under 2,000 characters and at most 100 rules", () => {
@@ -19,7 +19,7 @@ describe("the static hosts' _headers", () => {
   });
 
   it("allows a few inline scripts whatever the number of pages", () => {
-    const pages = sitePaths(path.join(ROOT, "public")).filter((urlPath) => urlPath.endsWith(".html"));
+    const pages = sitePaths(TEST_SITE_DIR).filter((urlPath) => urlPath.endsWith(".html"));
     expect(pages.length).toBeGreaterThan(20);
     const scriptSrc = headers.match(/script-src [^;]*/)?.[0] ?? "";
     // The script starter, the chunk map and the build's hash, the same on every page, and the 404

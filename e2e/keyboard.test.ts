@@ -1,7 +1,7 @@
-import { isFocused, notice, tabTo, visible } from "./support/expect";
-import { holdRequests } from "./support/held-requests";
-import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { content, SPEC } from "../toolkit/texts";
+import { isFocused, notice, tabTo, visible } from "../test/support/expect";
+import { holdRequests } from "../test/support/held-requests";
+import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
+import { content, SPEC } from "../test/support/texts";
 
 describeInBrowser("a visitor using only the keyboard", () => {
   const site = useSite();

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { VIEWPORTS } from "../toolkit/browser";
-import { readOnce } from "../toolkit/first-visit";
-import { content, SPEC, videoChannelUrl } from "../toolkit/texts";
-import { expectInOrder, gone, isFocused, textOf, visible } from "./support/expect";
-import { describeInBrowser, useSite } from "./support/site";
-import { ROOT } from "../toolkit/stack";
+import { VIEWPORTS } from "../test/support/browser";
+import { readOnce } from "../test/support/first-visit";
+import { content, SPEC, videoChannelUrl } from "../test/support/texts";
+import { expectInOrder, gone, isFocused, textOf, visible } from "../test/support/expect";
+import { describeInBrowser, useSite } from "../test/support/site";
+import { TEST_SITE_DIR } from "../test/support/stack";
 
 describeInBrowser("the landing page in Chromium", () => {
   const site = useSite();
@@ -103,13 +103,13 @@ describeInBrowser("the landing page in Chromium", () => {
 
   it("ships the Content-Security-Policy it runs under to static hosts, in public/_headers", async () => {
     const served = (await fetch(`${site.url}/`)).headers.get("content-security-policy");
-    const file = readFileSync(path.join(ROOT, "public", "_headers"), "utf8");
+    const file = readFileSync(path.join(TEST_SITE_DIR, "_headers"), "utf8");
     expect(served).toBeTruthy();
     expect(file).toContain(`/*\n  Content-Security-Policy: ${served}\n`);
   });
 
   it("tells browsers on the static host to keep to HTTPS", () => {
-    const file = readFileSync(path.join(ROOT, "public", "_headers"), "utf8");
+    const file = readFileSync(path.join(TEST_SITE_DIR, "_headers"), "utf8");
     expect(file).toMatch(/^\/\*\n(?: {2}.+\n)* {2}Strict-Transport-Security: max-age=31536000\n/m);
   });
 
@@ -123,7 +123,7 @@ describeInBrowser("the landing page in Chromium", () => {
       expect((await fetch(`${site.url}${script}.map`)).status).toBe(404);
     }
     expect((await fetch(`${site.url}/webpack.stats.json`)).status).toBe(404);
-    const published = readdirSync(path.join(ROOT, "public"), { recursive: true }).map(String);
+    const published = readdirSync(TEST_SITE_DIR, { recursive: true }).map(String);
     expect(published.filter((name) => name.endsWith(".map") || name.endsWith("webpack.stats.json"))).toEqual(
       [],
     );

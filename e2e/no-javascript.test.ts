@@ -5,11 +5,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { textOf, visible } from "./support/expect";
-import { cardInView, inlineCard } from "./support/newsletter";
-import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { linkIn, mailsTo, waitForMailsTo } from "../toolkit/outbox";
-import { content, SPEC } from "../toolkit/texts";
+import { textOf, visible } from "../test/support/expect";
+import { cardInView, inlineCard } from "../test/support/newsletter";
+import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
+import { linkIn, mailsTo, waitForMailsTo } from "../test/support/outbox";
+import { content, SPEC } from "../test/support/texts";
 import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/http/signup-result-pages";
 
 const { formResults } = content.newsletter;

@@ -1,8 +1,8 @@
-import { gone, textOf, visible } from "./support/expect";
-import { holdRequests } from "./support/held-requests";
-import { describeInBrowser, GATSBY_BUNDLE, useSite } from "./support/site";
-import { content, notFoundContent, SPEC } from "../toolkit/texts";
-import { untilHydrated } from "../toolkit/browser";
+import { gone, textOf, visible } from "../test/support/expect";
+import { holdRequests } from "../test/support/held-requests";
+import { describeInBrowser, GATSBY_BUNDLE, useSite } from "../test/support/site";
+import { content, notFoundContent, SPEC } from "../test/support/texts";
+import { untilHydrated } from "../test/support/browser";
 
 describeInBrowser("an address that does not exist", () => {
   const site = useSite();

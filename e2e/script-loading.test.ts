@@ -5,12 +5,12 @@
  * dialog open.
  */
 import type { Page } from "playwright-core";
-import { holdRequests } from "./support/held-requests";
-import { gone, isFocused, visible } from "./support/expect";
-import { cardInView } from "./support/newsletter";
-import { describeInBrowser, GATSBY_BUNDLE, useSite } from "./support/site";
-import { SPEC } from "../toolkit/texts";
-import { untilHydrated } from "../toolkit/browser";
+import { holdRequests } from "../test/support/held-requests";
+import { gone, isFocused, visible } from "../test/support/expect";
+import { cardInView } from "../test/support/newsletter";
+import { describeInBrowser, GATSBY_BUNDLE, useSite } from "../test/support/site";
+import { SPEC } from "../test/support/texts";
+import { untilHydrated } from "../test/support/browser";
 
 /** When each of Gatsby's bundles was requested, and when `load` ended, on the page's clock. */
 async function bundleTimes(page: Page): Promise<{ loadEnd: number; bundleStarts: number[] }> {

@@ -1,9 +1,9 @@
-import { gone, isFocused, notice, textOf, visible } from "./support/expect";
-import { inlineCard, openSignupDialog, pageErrors, subscribeInline } from "./support/newsletter";
-import { linkIn, waitForMailsTo } from "../toolkit/outbox";
-import { holdRequests } from "./support/held-requests";
-import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { SPEC } from "../toolkit/texts";
+import { gone, isFocused, notice, textOf, visible } from "../test/support/expect";
+import { inlineCard, openSignupDialog, pageErrors, subscribeInline } from "../test/support/newsletter";
+import { linkIn, waitForMailsTo } from "../test/support/outbox";
+import { holdRequests } from "../test/support/held-requests";
+import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
+import { SPEC } from "../test/support/texts";
 
 const SEND_CONFIRMATION = "**/functions/v1/send-confirmation";
 

@@ -1,11 +1,11 @@
 import type { Page } from "playwright-core";
-import { untilHydrated } from "../toolkit/browser";
-import { gone, textOf, visible } from "./support/expect";
-import { subscribeInline } from "./support/newsletter";
+import { untilHydrated } from "../test/support/browser";
+import { gone, textOf, visible } from "../test/support/expect";
+import { subscribeInline } from "../test/support/newsletter";
 import type { ParsedMail } from "mailparser";
-import { linkIn, waitForMailsTo } from "../toolkit/outbox";
-import { describeInBrowser, uniqueAddress, useSite } from "./support/site";
-import { content } from "../toolkit/texts";
+import { linkIn, waitForMailsTo } from "../test/support/outbox";
+import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
+import { content } from "../test/support/texts";
 
 const { newsletter } = content;
 

@@ -6,7 +6,7 @@
  * the build.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { readBrand } from "../src/content/read-brand";
 import { readTextVariable, readVariable } from "../supabase/functions/_shared/config/variables";
@@ -84,26 +84,53 @@ export function buildReason(
 
 /**
  * Builds the site (`gatsby build`) when `buildReason` gives one, saying why in one line: what
- * `npm start`, the browser tests and the benchmarks run before they serve `public/`. Throws when
- * the build fails (its own messages are already on the terminal).
+ * `npm start`, the browser tests and the benchmarks run before they serve it. Throws when the
+ * build fails (its own messages are already on the terminal).
+ *
+ * Gatsby always builds into `public/`. A build for another folder (the browser tests' own,
+ * `.test-site/`, with their fixture Effects) moves the developer's `public/` aside first and puts
+ * it back afterwards, also when the build fails, so `npm start`'s site is never replaced by the
+ * tests'. A folder left aside by a build that was killed is put back at the next one.
  */
 export function buildSiteIfStale(
   root = path.resolve(__dirname, ".."),
-  publicDir?: string,
+  publicDir = path.join(root, "public"),
   env: NodeJS.ProcessEnv = process.env,
 ): void {
+  const defaultDir = path.join(root, "public");
+  const aside = path.join(root, ".public-aside");
+  if (existsSync(aside)) {
+    // A build for another folder was killed: `public/` holds its half-built site.
+    rmSync(defaultDir, { recursive: true, force: true });
+    renameSync(aside, defaultDir);
+  }
   const reason = buildReason(root, publicDir, env);
+  const shown = path.relative(root, publicDir) || publicDir;
   if (!reason) {
     console.log(
-      "The site is up to date: public/ is newer than its sources (src/, content/, static/, the configuration).",
+      `The site is up to date: ${shown}/ is newer than its sources (src/, content/, static/, the configuration).`,
     );
     return;
   }
-  console.log(`Building the site: ${reason}.`);
-  const result = spawnSync(path.join(root, "node_modules/.bin/gatsby"), ["build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...env, GATSBY_TELEMETRY_DISABLED: readTextVariable(env, "GATSBY_TELEMETRY_DISABLED") },
-  });
-  if (result.status !== 0) throw new Error("The site did not build; see the messages above.");
+  console.log(`Building the site into ${shown}/: ${reason}.`);
+  const elsewhere = path.resolve(publicDir) !== defaultDir;
+  if (elsewhere) {
+    if (existsSync(defaultDir)) renameSync(defaultDir, aside);
+    // The folder's last build, as Gatsby's starting point.
+    if (existsSync(publicDir)) renameSync(publicDir, defaultDir);
+  }
+  try {
+    const result = spawnSync(path.join(root, "node_modules/.bin/gatsby"), ["build"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...env, GATSBY_TELEMETRY_DISABLED: readTextVariable(env, "GATSBY_TELEMETRY_DISABLED") },
+    });
+    if (result.status !== 0) throw new Error("The site did not build; see the messages above.");
+  } finally {
+    if (elsewhere) {
+      rmSync(publicDir, { recursive: true, force: true });
+      if (existsSync(defaultDir)) renameSync(defaultDir, publicDir);
+      if (existsSync(aside)) renameSync(aside, defaultDir);
+    }
+  }
 }

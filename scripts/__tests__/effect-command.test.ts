@@ -17,11 +17,11 @@ import { dayIn } from "../../supabase/functions/_shared/calendar-day.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { migrate } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
-import { fixtureEdition, publishEdition, seedConfirmed } from "../../server/testing/effect-fixtures.ts";
-import { linkIn, recipients } from "../../toolkit/outbox.ts";
-import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
-import { preparedDataDir, startTestStack } from "../../server/testing/test-stack.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
+import { fixtureEdition, publishEdition, seedConfirmed } from "../../test/support/effect-fixtures.ts";
+import { linkIn, recipients } from "../../test/support/outbox.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
+import { preparedDataDir, startTestStack } from "../../test/support/test-stack.ts";
 import { parseCommandLine } from "../effect.ts";
 
 jest.setTimeout(180_000);

@@ -1,7 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildReason } from "../site-build.ts";
+import { buildReason, buildSiteIfStale } from "../site-build.ts";
 
 describe("whether npm start rebuilds the site", () => {
   let root: string;
@@ -83,5 +93,67 @@ describe("whether npm start rebuilds the site", () => {
     write("public/index.html", 100);
     write("src/pages/__tests__/index.test.tsx", 10);
     expect(buildReason(root, undefined, env)).toBeNull();
+  });
+});
+
+describe("a build for the browser tests' own folder", () => {
+  let root: string;
+  const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+  /**
+   * Gatsby, played by a script in the temporary root: it writes `public/index.html` (or fails, with
+   * FAIL set) the way `gatsby build` does. The real build runs in the browser tests' global setup.
+   */
+  const standInGatsby = () => {
+    const bin = path.join(root, "node_modules", ".bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      path.join(bin, "gatsby"),
+      '#!/bin/sh\nmkdir -p public\necho "$SITE" > public/index.html\n[ -z "$FAIL" ] || exit 1\n',
+    );
+    chmodSync(path.join(bin, "gatsby"), 0o755);
+  };
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), "site-build-dir-"));
+    mkdirSync(path.join(root, "public"));
+    writeFileSync(path.join(root, "public", "index.html"), "the developer's site");
+    mkdirSync(path.join(root, "content"));
+    standInGatsby();
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const quietly = (work: () => void) => {
+    const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
+    try {
+      work();
+    } finally {
+      log.mockRestore();
+    }
+  };
+
+  it("builds there and leaves the developer's public/ as it was", () => {
+    quietly(() =>
+      buildSiteIfStale(root, path.join(root, ".test-site"), { EFFECTS_TODAY: "2026-11-21", SITE: "tests" }),
+    );
+    expect(read(".test-site/index.html")).toBe("tests\n");
+    expect(read("public/index.html")).toBe("the developer's site");
+    expect(existsSync(path.join(root, ".public-aside"))).toBe(false);
+  });
+
+  it("puts public/ back when the build fails, and after a build that was killed", () => {
+    expect(() =>
+      quietly(() =>
+        buildSiteIfStale(root, path.join(root, ".test-site"), { EFFECTS_TODAY: "2026-11-21", FAIL: "1" }),
+      ),
+    ).toThrow("The site did not build");
+    expect(read("public/index.html")).toBe("the developer's site");
+
+    // Killed mid-build: public/ aside, a half-built site in its place.
+    renameSync(path.join(root, "public"), path.join(root, ".public-aside"));
+    mkdirSync(path.join(root, "public"));
+    writeFileSync(path.join(root, "public", "index.html"), "half built");
+    quietly(() =>
+      buildSiteIfStale(root, path.join(root, ".test-site"), { EFFECTS_TODAY: "2026-11-21", SITE: "tests" }),
+    );
+    expect(read("public/index.html")).toBe("the developer's site");
+    expect(read(".test-site/index.html")).toBe("tests\n");
   });
 });

@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { linkIn, waitForOutbox } from "../../toolkit/outbox.ts";
-import { startTestStack, type TestStack } from "../../server/testing/test-stack.ts";
+import { linkIn, waitForOutbox } from "../../test/support/outbox.ts";
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 import { migrate } from "../../server/migrations.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 import { run as runEffect } from "../effect.ts";
 import { csvField, parseCommand, run } from "../subscribers.ts";
 

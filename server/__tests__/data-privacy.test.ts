@@ -10,9 +10,9 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { operatorSocketPath } from "../effect-operator.ts";
-import { linkIn, waitForOutbox } from "../../toolkit/outbox.ts";
-import { createSmtpCapture } from "../../toolkit/smtp-capture.ts";
-import { startTestStack } from "../testing/test-stack.ts";
+import { linkIn, waitForOutbox } from "../../test/support/outbox.ts";
+import { createSmtpCapture } from "../../test/support/smtp-capture.ts";
+import { startTestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

@@ -7,7 +7,7 @@
 import postgres from "postgres";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { migrate } from "../migrations.ts";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 
 jest.setTimeout(60_000);
 

@@ -5,9 +5,9 @@
  * 2 s of it being back.
  */
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
-import { postgresAvailable, startPostgres, type PostgresServer } from "../../toolkit/postgres-server.ts";
+import { postgresAvailable, startPostgres, type PostgresServer } from "../../test/support/postgres-server.ts";
 import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/http/signup-result-pages.ts";
-import { startTestStack, type TestStack } from "../testing/test-stack.ts";
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(120_000);
 

@@ -11,10 +11,10 @@ import path from "node:path";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
-import { createTestDatabase, type TestDatabase } from "../../toolkit/databases.ts";
-import { recipients } from "../../toolkit/outbox.ts";
-import { postgresAvailable, type PostgresServer, startPostgres } from "../../toolkit/postgres-server.ts";
-import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/support/databases.ts";
+import { recipients } from "../../test/support/outbox.ts";
+import { postgresAvailable, type PostgresServer, startPostgres } from "../../test/support/postgres-server.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { effectContext, runEffectCommand } from "../effect-commands.ts";
 import { migrate } from "../migrations.ts";
 import {
@@ -23,7 +23,7 @@ import {
   readerAddress,
   seedConfirmed,
   contentIdentity,
-} from "../testing/effect-fixtures.ts";
+} from "../../test/support/effect-fixtures.ts";
 
 jest.setTimeout(120_000);
 

@@ -22,7 +22,7 @@ import {
 } from "../effect-commands.ts";
 import { migrate } from "../migrations.ts";
 import { createPgliteExecutor } from "../pglite-executor.ts";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 import {
   fixtureEdition,
   publishEdition,
@@ -30,10 +30,10 @@ import {
   readerUnsubscribeHash,
   seedConfirmed,
   contentIdentity,
-} from "../testing/effect-fixtures.ts";
-import { oneClickUrl, rawHeader, recipients } from "../../toolkit/outbox.ts";
-import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
-import { preparedDataDir } from "../testing/test-stack.ts";
+} from "../../test/support/effect-fixtures.ts";
+import { oneClickUrl, rawHeader, recipients } from "../../test/support/outbox.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
+import { preparedDataDir } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(120_000);
 

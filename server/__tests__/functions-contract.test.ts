@@ -3,9 +3,9 @@
  * HTTP against the local stack, once on PGlite and once on a real PostgreSQL server.
  */
 import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
-import { testPostgresUrl } from "../../toolkit/databases.ts";
-import { linkIn, oneClickUrl, waitForMailsTo, waitForOutbox } from "../../toolkit/outbox.ts";
-import { type Backend, startTestStack, type TestStack } from "../testing/test-stack.ts";
+import { testPostgresUrl } from "../../test/support/databases.ts";
+import { linkIn, oneClickUrl, waitForMailsTo, waitForOutbox } from "../../test/support/outbox.ts";
+import { type Backend, startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

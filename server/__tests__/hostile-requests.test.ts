@@ -8,7 +8,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { MAX_CONNECTIONS, type RunningServer, startServer } from "../start-server.ts";
-import { preparedDataDir } from "../testing/test-stack.ts";
+import { preparedDataDir } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

@@ -8,10 +8,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
-import { freePort } from "../../toolkit/free-port.ts";
-import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
-import { preparedDataDir } from "../testing/test-stack.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
+import { freePort } from "../../test/support/free-port.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
+import { preparedDataDir } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(120_000);
 

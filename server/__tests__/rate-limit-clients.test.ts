@@ -4,7 +4,7 @@
  * `TRUST_PROXY=1` and a limit of 5, twelve signups whose header began `198.51.100.N, ` with N
  * changing all got 200.
  */
-import { startTestStack, type TestStack } from "../testing/test-stack.ts";
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

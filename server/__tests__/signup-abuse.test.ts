@@ -8,8 +8,8 @@
  * - the link endpoints answering any number of calls.
  * The signup's answer is the same `200 {"status":"pending"}` whether a mail goes out or not.
  */
-import { linkIn, readOutbox, recipients } from "../../toolkit/outbox.ts";
-import { startTestStack, type TestStack } from "../testing/test-stack.ts";
+import { linkIn, readOutbox, recipients } from "../../test/support/outbox.ts";
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

@@ -5,10 +5,10 @@
  * A form post from anywhere but the site is refused before anything is counted or stored.
  */
 import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/http/signup-result-pages.ts";
-import { testPostgresUrl } from "../../toolkit/databases.ts";
-import { linkIn, recipients } from "../../toolkit/outbox.ts";
-import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
-import { type Backend, startTestStack, type TestStack } from "../testing/test-stack.ts";
+import { testPostgresUrl } from "../../test/support/databases.ts";
+import { linkIn, recipients } from "../../test/support/outbox.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
+import { type Backend, startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

@@ -5,10 +5,10 @@
 import type { ParsedMail } from "mailparser";
 import { createServer, type Server, type Socket } from "node:net";
 import { createSmtpMailer } from "../../supabase/functions/_shared/mail/smtp.ts";
-import { freePort } from "../../toolkit/free-port.ts";
-import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
-import { linkIn, oneClickUrl, rawHeader, recipients } from "../../toolkit/outbox.ts";
-import { startTestStack, type TestStack } from "../testing/test-stack.ts";
+import { freePort } from "../../test/support/free-port.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
+import { linkIn, oneClickUrl, rawHeader, recipients } from "../../test/support/outbox.ts";
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

@@ -2,8 +2,8 @@
  * A permanent refusal (`550 5.1.1 <address>`) against a real SMTP server on loopback: tried once,
  * not all day; the other addresses unaffected; and the refused address never in the log.
  */
-import { createSmtpCapture, type SmtpCapture } from "../../toolkit/smtp-capture.ts";
-import { startTestStack, type TestStack } from "../testing/test-stack.ts";
+import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

@@ -19,7 +19,7 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { hostHeaders } from "../../site-headers/host-headers.ts";
 import { type RunningServer, startServer } from "../start-server.ts";
-import { preparedDataDir } from "../testing/test-stack.ts";
+import { preparedDataDir } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(60_000);
 

@@ -9,7 +9,7 @@ import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-execut
 import { createMailQueue } from "../../supabase/functions/_shared/mail/mail-queue.ts";
 import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
 import { migrate } from "../migrations.ts";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../toolkit/databases.ts";
+import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 
 jest.setTimeout(60_000);
 

@@ -1,5 +1,5 @@
 import yaml from "js-yaml";
-import { readContent } from "../../test-support/content";
+import { readContent } from "../../../test/support/content";
 import { backendFromEnv, type CmsField, cmsConfig, cmsConfigYaml, EFFECTS_FOLDER } from "../cms-config";
 import { contentTypes, type FieldSpec, type ObjectSpec } from "../schema";
 

@@ -1,5 +1,5 @@
 import { buildSchema } from "graphql";
-import { readContent } from "../../test-support/content";
+import { readContent } from "../../../test/support/content";
 import { checkContent, contentTypeForFile, contentTypes, toTypeDefs, typeNameForFile } from "../schema";
 
 const brandSpec = contentTypeForFile("brand")!.fields;

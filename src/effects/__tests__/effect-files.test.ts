@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { readContent } from "../../test-support/content";
+import { readContent } from "../../../test/support/content";
 import type { EffectPages } from "../../content/schema";
 import { writeEffectFiles } from "../effect-files";
 

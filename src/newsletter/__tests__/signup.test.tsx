@@ -2,9 +2,9 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { PageProps } from "gatsby";
 import IndexPage, { type LandingPageData } from "../../pages/index";
-import { landingData } from "../../test-support/content";
-import { answerFunctions, heldReply } from "../../test-support/functions-backend";
-import { FAILURE_NOTICE, watchNotices } from "../../test-support/notices";
+import { landingData } from "../../../test/support/content";
+import { answerFunctions, heldReply } from "../../../test/support/functions-backend";
+import { FAILURE_NOTICE, watchNotices } from "../../../test/support/notices";
 
 function renderLanding() {
   const props = { data: landingData() } as PageProps<LandingPageData>;

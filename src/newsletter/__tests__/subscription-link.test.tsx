@@ -2,9 +2,9 @@ import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { PageProps } from "gatsby";
 import IndexPage, { type LandingPageData } from "../../pages/index";
-import { landingData } from "../../test-support/content";
-import { answerFunctions, heldReply, type Reply } from "../../test-support/functions-backend";
-import { FAILURE_NOTICE, watchNotices } from "../../test-support/notices";
+import { landingData } from "../../../test/support/content";
+import { answerFunctions, heldReply, type Reply } from "../../../test/support/functions-backend";
+import { FAILURE_NOTICE, watchNotices } from "../../../test/support/notices";
 import { outcomeOf, readSubscriptionLink, withoutSubscriptionLink } from "../subscription-link";
 
 const renderLanding = () =>

@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import type { PageProps } from "gatsby";
 import NotFoundPage from "../404";
-import { notFoundData } from "../../test-support/content";
+import { notFoundData } from "../../../test/support/content";
 import { MISSING_PATH_MESSAGE, MISSING_PATH_SCRIPT } from "../../not-found/missing-path-log";
 
 it("shows 404, says the page was not found, links home and logs the attempted path", () => {

@@ -2,7 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { PageProps } from "gatsby";
 import IndexPage, { type LandingPageData } from "../index";
-import { landingData } from "../../test-support/content";
+import { landingData } from "../../../test/support/content";
 
 const YOUTUBE = "https://www.youtube.com/@YOUR-HANDLE";
 

@@ -12,11 +12,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { createPostgresExecutor } from "../_shared/db/postgres-executor.ts";
 import { migrate } from "../../../server/migrations.ts";
-import { createTestDatabase, testPostgresUrl } from "../../../toolkit/databases.ts";
-import { freePort } from "../../../toolkit/free-port.ts";
-import { startProcess } from "../../../toolkit/process.ts";
-import { createSmtpCapture } from "../../../toolkit/smtp-capture.ts";
-import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../server/testing/effect-fixtures.ts";
+import { createTestDatabase, testPostgresUrl } from "../../../test/support/databases.ts";
+import { freePort } from "../../../test/support/free-port.ts";
+import { startProcess } from "../../../test/support/process.ts";
+import { createSmtpCapture } from "../../../test/support/smtp-capture.ts";
+import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../test/support/effect-fixtures.ts";
 import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/published.ts";
 
 jest.setTimeout(180_000);

@@ -1,5 +1,5 @@
 import { render } from "@testing-library/react";
-import { readContent } from "../../../test-support/content";
+import { readContent } from "../../../../test/support/content";
 import type { Brand } from "../../../content/schema";
 import { Seo } from "../seo";
 

@@ -1,4 +1,4 @@
-import { readContent } from "../../../test-support/content";
+import { readContent } from "../../../../test/support/content";
 import type { Brand, Channels } from "../../../content/schema";
 import { absoluteUrl, landingStructuredData } from "../structured-data";
 

@@ -1,5 +1,5 @@
 /** The texts the page must show: the product's literal ones and those read from content/. */
-import { landingData, readContent } from "../src/test-support/content";
+import { landingData, readContent } from "./content";
 
 /** The product's literal texts, which the page must show exactly as written here. */
 export const SPEC = {

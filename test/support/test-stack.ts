@@ -8,10 +8,10 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
-import { migrate, MIGRATIONS_DIR } from "../migrations.ts";
-import { createPgliteExecutor } from "../pglite-executor.ts";
-import { type RunningServer, startServer } from "../start-server.ts";
-import { createTestDatabase, type TestDatabase } from "../../toolkit/databases.ts";
+import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
+import { createPgliteExecutor } from "../../server/pglite-executor.ts";
+import { type RunningServer, startServer } from "../../server/start-server.ts";
+import { createTestDatabase, type TestDatabase } from "./databases.ts";
 
 /**
  * A migrated, empty PGlite folder, made once per schema version and copied for each stack:

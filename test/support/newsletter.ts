@@ -1,7 +1,7 @@
 /** The signup as a visitor does it in the browser: the inline card, the dialog, the page's own errors. */
 import type { Locator, Page } from "playwright-core";
 import { notice, visible } from "./expect";
-import { content, SPEC } from "../../toolkit/texts";
+import { content, SPEC } from "./texts";
 import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/http/signup-result-pages";
 
 const { newsletter } = content;

@@ -4,12 +4,7 @@
  * there). Never `DATABASE_URL`: that is the list's own database, which a test run must not touch. Without PostgreSQL
  * binaries the suites are skipped with one line, except under CI, where that is an error.
  */
-import {
-  postgresAvailable,
-  POSTGRES_BIN,
-  startPostgres,
-  type PostgresServer,
-} from "../../toolkit/postgres-server.ts";
+import { postgresAvailable, POSTGRES_BIN, startPostgres, type PostgresServer } from "../postgres-server.ts";
 
 declare global {
   // The teardown runs in the same process as the setup.

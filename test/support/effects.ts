@@ -1,8 +1,8 @@
 import path from "node:path";
 import { loadEffects, publishedEffects } from "../../src/effects/effects";
-import { readContent } from "../../src/test-support/content";
+import { readContent } from "./content";
 import type { EffectPages } from "../../src/content/schema";
-import { ROOT } from "../../toolkit/stack";
+import { ROOT } from "./stack";
 
 /**
  * The browser tests' own Effects, built as if it were 2026-10-22: 22 published (two archive pages)

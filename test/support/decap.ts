@@ -2,9 +2,9 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { decapServerProcess } from "../../scripts/cms";
-import { freePort } from "../../toolkit/free-port";
-import { startProcess, type StartedProcess } from "../../toolkit/process";
-import { ROOT } from "../../toolkit/stack";
+import { freePort } from "./free-port";
+import { startProcess, type StartedProcess } from "./process";
+import { ROOT } from "./stack";
 
 export interface DecapServer extends StartedProcess {
   /** Where decap-server answers, e.g. http://127.0.0.1:41235/api/v1 */

@@ -2,8 +2,8 @@ import { readFileSync } from "fs";
 import path from "path";
 import yaml from "js-yaml";
 import type { IGatsbyImageData } from "gatsby-plugin-image";
-import type { LandingPageData } from "../pages/index";
-import type { NotFound } from "../content/schema";
+import type { LandingPageData } from "../../src/pages/index";
+import type { NotFound } from "../../src/content/schema";
 
 /** The real files from content/, as the page query returns them. */
 export function readContent<T>(file: string): T {

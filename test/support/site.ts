@@ -1,7 +1,7 @@
 /** One test file's site: the local stack and Chromium started before it, pages opened for each test. */
 import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response } from "playwright-core";
-import { chromiumAvailable, launchChromium, untilHydrated, VIEWPORTS } from "../../toolkit/browser";
-import { startStack, type Stack } from "../../toolkit/stack";
+import { chromiumAvailable, launchChromium, untilHydrated, VIEWPORTS } from "./browser";
+import { startStack, type Stack, TEST_SITE_DIR } from "./stack";
 
 /** Gatsby's own bundles: the runtime, React, the app, the page's code. */
 export const GATSBY_BUNDLE = /\/(webpack-runtime|framework|app|component---[^/]+)-[0-9a-f]+\.js$/;
@@ -60,7 +60,10 @@ export function useSite(env: Record<string, string> = {}): Site {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    const [started, launched] = await Promise.allSettled([startStack(env), launchChromium()]);
+    const [started, launched] = await Promise.allSettled([
+      startStack({ PUBLIC_DIR: TEST_SITE_DIR, ...env }),
+      launchChromium(),
+    ]);
     if (started.status === "fulfilled") stack = started.value;
     if (launched.status === "fulfilled") browser = launched.value;
     if (started.status === "rejected") throw started.reason;

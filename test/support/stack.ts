@@ -9,7 +9,12 @@ import path from "node:path";
 import { freePort } from "./free-port";
 import { startProcess } from "./process";
 
-export const ROOT = path.resolve(__dirname, "..");
+export const ROOT = path.resolve(__dirname, "../..");
+/**
+ * Where the browser tests' site is built (with their fixture Effects) and served from, so their
+ * build never replaces the `public/` that `npm start` serves.
+ */
+export const TEST_SITE_DIR = path.join(ROOT, ".test-site");
 
 export interface Stack {
   /** The site's origin, e.g. http://127.0.0.1:41234 */
