@@ -14,6 +14,7 @@ import { type Logger, maskingLogger } from "../supabase/functions/_shared/logger
 import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
 import { createOutboxMailer } from "./outbox-mailer.ts";
 import { createSmtpMailer } from "../supabase/functions/_shared/mail/smtp.ts";
+import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
 import { createNewsletter, type Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import {
   adminSecurityHeaders,
@@ -41,6 +42,8 @@ export interface RunningServer {
   url: string;
   port: number;
   newsletter: Newsletter;
+  /** The storage it runs on (tests read the queue from it). */
+  db: SqlExecutor;
   /** Stops taking requests, finishes the ones in flight and the mail being sent, closes storage. */
   close(): Promise<void>;
 }
@@ -168,7 +171,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await mailer.close?.();
         await storage?.close();
       })());
-    return { url, port, newsletter, close };
+    return { url, port, newsletter, db: storage.db, close };
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await storage?.close();

@@ -267,8 +267,10 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
       await seedConfirmed(opened.db, 6);
       const env = { EFFECT_LEASE_SECONDS: "1", EFFECT_BATCH_SIZE: "6", SMTP_MAX_CONNECTIONS: "5" };
       const slow = send(env);
-      await new Promise((resolve) => setTimeout(resolve, 1_800));
-      // Well past the first lease's end, while the slow sender still waits on the server.
+      // Past the end of the first lease the slow sender took, while it still waits on the server.
+      const firstLease = await leaseTaken(opened.db);
+      while (Date.now() <= firstLease.getTime() + 200)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       const second = await send(env, opened.connect() ?? opened.db);
       expect(second).not.toMatch(/now unknown/);
       expect(second).toMatch(/This run: 0 sent/);
@@ -290,3 +292,15 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
     expect(smtp.mails).toHaveLength(0);
   });
 });
+
+/** The end of the lease a sender took on its batch, once it has one. */
+async function leaseTaken(db: SqlExecutor): Promise<Date> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    const [row] = await db.query<{ until: Date | null }>(
+      "select min(lease_until) as until from effect_deliveries where status = 'sending'",
+    );
+    if (row?.until) return new Date(row.until);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("No sender took a lease");
+}

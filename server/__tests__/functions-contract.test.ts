@@ -84,7 +84,8 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       stack.advance(3600);
       const before = await counts(stack);
       expect((await stack.post("send-confirmation", { email: address.toUpperCase() })).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await stack.drainMail();
+      expect(await stack.mailJobsTo(address)).toEqual(["sent"]);
       expect(await mailsTo(stack, address)).toHaveLength(1);
       expect(await counts(stack)).toEqual(before);
     });
@@ -102,7 +103,8 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       await stack.post("send-confirmation", { email: address });
       const [first] = await mailsTo(stack, address, 1);
       await stack.post("send-confirmation", { email: address });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await stack.drainMail();
+      expect(await stack.mailJobsTo(address)).toEqual(["sent"]);
       expect(await mailsTo(stack, address)).toHaveLength(1);
 
       stack.advance(61);
@@ -130,7 +132,8 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
       await mailsTo(stack, address, 1);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await stack.drainMail();
+      expect(await stack.mailJobsTo(address)).toEqual(["sent"]);
       expect(await mailsTo(stack, address)).toHaveLength(1);
       expect((await counts(stack)).pending).toBe(before.pending + 1);
     });

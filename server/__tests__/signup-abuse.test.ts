@@ -15,10 +15,9 @@ jest.setTimeout(60_000);
 
 let counter = 0;
 const unique = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}`;
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-
+/** The mails written to the outbox for matching addresses, once every due mail has been delivered. */
 async function mailCountTo(stack: TestStack, match: (address: string) => boolean): Promise<number> {
-  await settle();
+  await stack.drainMail();
   return (await readOutbox(stack.outbox)).filter((mail) => recipients(mail).some(match)).length;
 }
 
@@ -58,8 +57,13 @@ describe("signups from one client", () => {
       );
       expect([response.status, await response.json()]).toEqual([200, { status: "pending" }]);
     }
-    await settle();
+    await stack.drainMail();
     expect((await readOutbox(stack.outbox)).length - before).toBe(5);
+    const jobs = await stack.server.db.query<{ n: number }>(
+      "select count(*)::int as n from mail_jobs where recipient like $1",
+      [`${prefix}-%`],
+    );
+    expect(jobs[0].n).toBe(5);
   });
 });
 

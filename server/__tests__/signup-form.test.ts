@@ -17,7 +17,6 @@ const backends: Backend[] = postgresUrl ? ["PGlite", "PostgreSQL"] : ["PGlite"];
 
 let counter = 0;
 const freshAddress = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 /** What a browser sends for the card's `<form method="post">`, redirects left to the test. */
 function postForm(stack: TestStack, body: BodyInit, headers: Record<string, string> = {}): Promise<Response> {
@@ -144,8 +143,9 @@ describe.each(backends)("the signup form without JavaScript on %s", (backend) =>
         location: `${stack.origin}${SIGNUP_RESULT_PAGES.failed}`,
       });
     }
-    await settle();
+    await stack.drainMail();
     expect(await stack.server.newsletter.admin.countByStatus()).toEqual(before);
+    expect(await stack.mailJobsTo(email)).toEqual([]);
     expect(mailsTo(email)).toBe(0);
     expect(stack.logs.some((line) => line.endsWith("form:payload_too_large"))).toBe(true);
     expect(stack.logs.some((line) => line.endsWith("form:invalid_form"))).toBe(true);
@@ -210,8 +210,9 @@ describe("a signup form post and the per-minute limit", () => {
     const opaque = await postForm(stack, emailField(email), { origin: "null" });
     expect(opaque.status).toBe(403);
 
-    await settle();
+    await stack.drainMail();
     expect(await rowOf(stack, email)).toBeUndefined();
+    expect(await stack.mailJobsTo(email)).toEqual([]);
     expect(smtp.mails.filter((mail) => recipients(mail).includes(email))).toHaveLength(0);
     expect(stack.logs.filter((line) => / 403 .* form:forbidden_origin$/.test(line))).toHaveLength(4);
 

@@ -89,7 +89,8 @@ describe("an SMTP outage", () => {
       await smtp.start();
       const [mail] = await smtp.waitForMails(1);
       expect(recipients(mail)).toEqual(["patient@example.com"]);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await stack.drainMail();
+      expect(await stack.mailJobsTo("patient@example.com")).toEqual(["sent"]);
       expect(smtp.mails).toHaveLength(1);
     } finally {
       await stack.close();
@@ -107,7 +108,9 @@ describe("an SMTP outage", () => {
       await stack.post("send-confirmation", { email: "twice@example.com" });
       await smtp.start();
       const [mail] = await smtp.waitForMails(1);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await stack.drainMail();
+      // The first mail's link stopped working when the second was asked for: it is never sent.
+      expect(await stack.mailJobsTo("twice@example.com")).toEqual(["abandoned", "sent"]);
       expect(smtp.mails).toHaveLength(1);
       const token = linkIn(mail, "confirm").searchParams.get("confirm");
       expect((await stack.post("confirm-subscription", { token })).status).toBe(200);
@@ -123,7 +126,11 @@ describe("an SMTP outage", () => {
     const stack = await startTestStack("PGlite", { SMTP_URL: smtp.url });
     try {
       await stack.post("send-confirmation", { email: "restart@example.com" });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The first attempt has failed (no SMTP server) before the stack stops.
+      const deadline = Date.now() + 10_000;
+      while (!stack.logs.some((line) => line.includes("failed (attempt 1)")) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(await stack.mailJobsTo("restart@example.com")).toEqual(["queued"]);
       await stack.restart();
       await smtp.start();
       const [mail] = await smtp.waitForMails(1);

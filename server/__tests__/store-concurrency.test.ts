@@ -19,7 +19,6 @@ const limits = {
   confirmationMailsPerDay: 3,
   confirmationMailsPerClientPerDay: 1000,
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 (postgresUrl ? describe : describe.skip)("a resend while the previous mail is being recorded as sent", () => {
   let database: TestDatabase;
@@ -52,19 +51,22 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
     // Another session holds the subscriber's row, so both calls queue behind it: the resend first.
     const holder = postgres(database.url, { max: 1 });
+    const observer = postgres(database.url, { max: 1 });
     let release = () => undefined as void;
     const held = holder.begin(async (tx) => {
       await tx`select id from subscribers where email = 'race@example.com' for update`;
       await new Promise<void>((resolve) => (release = resolve));
     });
-    await sleep(200);
+    // Each call is seen waiting on the lock before the next starts, so they queue in this order.
+    await untilWaiting(observer, 0);
     const resend = signup(new Date(signedUp.getTime() + 61_000));
-    await sleep(200);
+    await untilWaiting(observer, 1);
     const sent = queue.markSent(job.id, new Date(signedUp.getTime() + 62_000));
-    await sleep(200);
+    await untilWaiting(observer, 2);
     release();
     await held;
     await holder.end();
+    await observer.end();
 
     const [resent, marked] = await Promise.allSettled([resend, sent]);
     expect(resent.status).toBe("fulfilled");
@@ -76,3 +78,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     expect(jobs.map((row) => row.status)).toEqual(["sent", "queued"]);
   });
 });
+
+/** Waits until `count` sessions of the test's database wait on a lock (pg_stat_activity). */
+async function untilWaiting(sql: ReturnType<typeof postgres>, count: number): Promise<void> {
+  for (const deadline = Date.now() + 10_000; ;) {
+    const [row] = await sql<{ waiting: number }[]>`
+      select count(*)::int as waiting from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`;
+    if (row.waiting === count) return;
+    if (Date.now() > deadline) throw new Error(`${row.waiting} sessions wait on a lock, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -65,6 +65,14 @@ export interface TestStack {
     body: unknown,
     init?: { headers?: Record<string, string>; query?: string },
   ): Promise<Response>;
+  /**
+   * Delivers every mail that is due now and resolves when that is done (a delivery already
+   * running is joined): after it, whatever was going to be sent has been, so a test can assert
+   * that nothing more was, without waiting a fixed time.
+   */
+  drainMail(): Promise<void>;
+  /** The states of the mail jobs to `address` in the database, oldest first (`queued`, `sent`, `abandoned`). */
+  mailJobsTo(address: string): Promise<string[]>;
   restart(): Promise<void>;
   close(): Promise<void>;
   database?: TestDatabase;
@@ -123,6 +131,16 @@ export async function startTestStack(
         headers: { "content-type": "application/json", origin: stack.origin, ...init.headers },
         body: typeof body === "string" ? body : JSON.stringify(body),
       });
+    },
+    async drainMail() {
+      await stack.server.newsletter.deliverDue();
+    },
+    async mailJobsTo(address) {
+      const rows = await stack.server.db.query<{ status: string }>(
+        "select status from mail_jobs where lower(recipient) = lower($1) order by created_at, id",
+        [address],
+      );
+      return rows.map((row) => row.status);
     },
     async restart() {
       await stack.server.close();
