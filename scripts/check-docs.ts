@@ -6,6 +6,10 @@
  * renamed or deleted file then fails the check instead of leaving a doc that sends a newcomer
  * nowhere. Generated places (`public/`, `.data/`, ...), placeholders (`YYYY-MM-DD`, `$DATA_DIR`,
  * `<name>`) and URLs are not checked.
+ *
+ * And docs/architecture.md names every module: each source file (not a test) appears in one of its
+ * module tables, under a heading that names its folder (`### \`server/\``) or, for the rest, by
+ * its whole path.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -19,11 +23,11 @@ const FILE_NAME = new RegExp(`^[\\w.@-][\\w./@-]*\\.(?:${EXTENSIONS})$`);
 
 /** Made by a build, a run or a tool, not kept in the repository. */
 const GENERATED =
-  /^(public|\.data|\.cache|\.node|node_modules|coverage|e2e\/screenshots|bench\/\.tmp)(\/|$)|^src\/gatsby-types\.d\.ts$/;
+  /^(public|\.data|\.cache|\.node|\.test-site|\.public-aside|node_modules|coverage|screenshots|bench\/\.tmp)(\/|$)|^src\/gatsby-types\.d\.ts$/;
 
 /** Files a build writes (`404.html`, an Effect's `mail.json`, content-hashed bundles), never tracked. */
 const BUILT =
-  /(^|\/)(404\.html|mail\.json|config\.yml|feed\.json|rss\.xml)$|index\.html$|[-.][0-9a-f]{8,}\.(js|css)$/;
+  /(^|\/)(404\.html|mail\.json|sender\.json|config\.yml|feed\.json|rss\.xml)$|index\.html$|[-.][0-9a-f]{8,}\.(js|css)$/;
 
 /** A folder path in backticks: `server/`, `supabase/functions/_shared/`. */
 const FOLDER = /^[\w.-]+(\/[\w.-]+)*\/$/;
@@ -117,12 +121,40 @@ export function missingReferences(root = ROOT): Reference[] {
   ].filter((reference) => !exists(reference.name, paths, reference.file));
 }
 
+export const ARCHITECTURE = "docs/architecture.md";
+
+/** The paths docs/architecture.md names: a backticked name read from the folder its `###` heading names. */
+export function architectureNames(text: string): Set<string> {
+  const names = new Set<string>();
+  let folder = "";
+  for (const line of text.split("\n")) {
+    if (/^#{1,3} /.test(line)) {
+      folder = /^### `([^`]+\/)`/.exec(line)?.[1] ?? "";
+      continue;
+    }
+    for (const [, code] of line.matchAll(/`([^`\s]+)`/g)) names.add(`${folder}${code}`);
+  }
+  return names;
+}
+
+/** Source files (tests excepted) that docs/architecture.md does not name. */
+export function unnamedModules(root = ROOT): string[] {
+  const named = architectureNames(readFileSync(path.join(root, ARCHITECTURE), "utf8"));
+  return [...repositoryPaths(root)]
+    .filter((name) => /\.(ts|tsx|js|mjs|cjs)$/.test(name) && !GENERATED.test(name))
+    .filter((name) => !/(^|\/)__tests__\/|\.test\.[jt]sx?$/.test(name))
+    .filter((name) => !named.has(name))
+    .sort();
+}
+
 if (require.main === module) {
   const missing = missingReferences();
   for (const { file, line, name } of missing)
     console.error(`${file}:${line}: names ${name}, which does not exist`);
-  if (missing.length > 0) {
+  const unnamed = unnamedModules();
+  for (const name of unnamed) console.error(`${ARCHITECTURE} does not name the module ${name}`);
+  if (missing.length > 0)
     console.error(`\n${missing.length} references to files or folders that do not exist.`);
-    process.exit(1);
-  }
+  if (unnamed.length > 0) console.error(`\n${unnamed.length} modules missing from ${ARCHITECTURE}.`);
+  if (missing.length > 0 || unnamed.length > 0) process.exit(1);
 }

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { missingReferences } from "../check-docs";
+import { architectureNames, missingReferences, unnamedModules } from "../check-docs";
 
 function repository(files: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), "docs-check-"));
@@ -48,5 +48,24 @@ describe("the docs check", () => {
 
   it("finds nothing missing in this repository", () => {
     expect(missingReferences()).toEqual([]);
+  });
+
+  it("names each module docs/architecture.md leaves out, and passes this repository's", () => {
+    const root = repository({
+      "docs/architecture.md":
+        "# A\n\n### `server/`\n\n| `main.ts` | starts |\n\n### The rest\n\n| `gatsby-node.ts` | builds |\n",
+      "server/main.ts": "export {};\n",
+      "server/storage.ts": "export {};\n",
+      "server/__tests__/main.test.ts": "export {};\n",
+      "gatsby-node.ts": "export {};\n",
+      "main.ts": "export {};\n",
+    });
+    try {
+      expect(unnamedModules(root)).toEqual(["main.ts", "server/storage.ts"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    expect(architectureNames("### `a/`\n`b.ts`\n## B\n`c.ts`")).toEqual(new Set(["a/b.ts", "c.ts"]));
+    expect(unnamedModules()).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ function resultTexts(
 
 /**
  * Where a signup sent without JavaScript lands: `send-confirmation` answers the plain form post
- * with a redirect to one of these pages (supabase/functions/_shared/signup-result-pages.ts).
+ * with a redirect to one of these pages (supabase/functions/_shared/http/signup-result-pages.ts).
  */
 export default function SignupResultPage({
   data,

@@ -1,6 +1,6 @@
 /**
  * Every environment variable the project reads, in one registry: its name, who reads it, its
- * default and what it does. It drives the parsers of both hosts (`read.ts` and what builds on it),
+ * default and what it does. It drives the parsers of both hosts (`config.ts`, `effect-sending/sending-config.ts`, `server/local-env.ts`),
  * the generated `.env.example` and the configuration table in docs/operating.md
  * (`npm run config:docs` writes both; a test keeps them in step). A variable that is not here
  * cannot be read: `readVariable` only takes these names. No imports, so the site's build reads it too.

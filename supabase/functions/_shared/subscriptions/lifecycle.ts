@@ -1,6 +1,6 @@
 /**
  * The subscription's life as pure decisions: new → pending (confirmation mail) → confirmed (by
- * the link's page) → unsubscribed (by the link or the one-click header). `subscriptions.ts` applies them
+ * the link's page) → unsubscribed (by the link or the one-click header). `subscriber-store.ts` applies them
  * inside a transaction; keeping them here makes every rule testable without a database.
  */
 import { utcDay } from "../calendar-day.ts";

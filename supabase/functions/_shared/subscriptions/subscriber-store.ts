@@ -2,7 +2,7 @@
  * Subscriptions: a signup, a confirmation and an unsubscribe, each in one transaction over
  * `SqlExecutor` (the same SQL on PGlite, any PostgreSQL and Supabase), and the purge of addresses
  * that never confirmed. A signup's confirmation mails also count per mailbox
- * (`mailbox_mail_limits`), so `+tag` variants of one inbox share its cooldown and daily cap. Decisions come from `subscription-lifecycle.ts`; this module reads the row
+ * (`mailbox_mail_limits`), so `+tag` variants of one inbox share its cooldown and daily cap. Decisions come from `lifecycle.ts`; this module reads the row
  * under a lock, asks, and writes the answer, with its mail job (`mail-queue.ts`) when one is due.
  */
 import { utcDay } from "../calendar-day.ts";
