@@ -7,6 +7,7 @@ import type { IncomingMessage } from "node:http";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono } from "hono";
 import { createFunctionsApp } from "../supabase/functions/_shared/app.ts";
+import { requestLog } from "../supabase/functions/_shared/http/request-log.ts";
 import { forwardedClientAddress } from "../supabase/functions/_shared/http/client-address.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { Newsletter } from "../supabase/functions/_shared/newsletter.ts";
@@ -33,17 +34,13 @@ export function createApp(options: AppOptions): Hono<Env> {
   const { newsletter, log } = options;
   const app = new Hono<Env>();
 
+  app.use(requestLog(log));
   app.use(async (c, next) => {
-    const started = performance.now();
     await next();
     const headers = isAdminPath(c.req.path) ? options.adminSecurityHeaders : options.securityHeaders;
     for (const [name, value] of Object.entries(headers)) {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     }
-    // The path only: query strings carry tokens (`/?confirm=...`), and bodies carry addresses.
-    const ms = (performance.now() - started).toFixed(1);
-    const outcome = c.get("outcome");
-    log.info(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms${outcome ? ` ${outcome}` : ""}`);
   });
 
   // A request target that is not a URL (`GET //[`) names no page and no function: 400, and the

@@ -1,6 +1,7 @@
 /**
- * The functions' contract (docs/architecture.md, "The functions' contract") through
- * HTTP against the local stack, once on PGlite and once on a real PostgreSQL server.
+ * The functions' contract (docs/architecture.md, "The functions' contract") through HTTP, on both
+ * hosts: the local stack on PGlite and on a real PostgreSQL server, and the same app served by Deno
+ * (as on Supabase) on PostgreSQL.
  */
 import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
 import { testPostgresUrl } from "../../test/support/databases.ts";
@@ -10,7 +11,7 @@ import { type Backend, startTestStack, type TestStack } from "../../test/support
 jest.setTimeout(60_000);
 
 const postgresUrl = testPostgresUrl();
-const backends: Backend[] = postgresUrl ? ["PGlite", "PostgreSQL"] : ["PGlite"];
+const backends: Backend[] = postgresUrl ? ["PGlite", "PostgreSQL", "Deno"] : ["PGlite"];
 
 let counter = 0;
 const freshAddress = (name = "visitor") => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;

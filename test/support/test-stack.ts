@@ -4,7 +4,16 @@
  * a log the test can read. `restart()` starts it again on the same storage.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
@@ -12,6 +21,13 @@ import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
 import { type RunningServer, startServer } from "../../server/start-server.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
+import { parseConfig } from "../../supabase/functions/_shared/config.ts";
+import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
+import { createNewsletter } from "../../supabase/functions/_shared/newsletter.ts";
+import { contentIdentity } from "./effect-fixtures.ts";
+import { freePort } from "./free-port.ts";
+import { startProcess } from "./process.ts";
+import { ROOT } from "./stack.ts";
 
 /**
  * A migrated, empty PGlite folder, made once per schema version and copied for each stack:
@@ -47,7 +63,8 @@ export async function preparedDataDir(): Promise<string> {
   return dataDir;
 }
 
-export type Backend = "PGlite" | "PostgreSQL";
+/** The local stack on PGlite or on PostgreSQL, or the functions' Deno host on PostgreSQL. */
+export type Backend = "PGlite" | "PostgreSQL" | "Deno";
 
 export interface TestStack {
   url: string;
@@ -83,6 +100,7 @@ export async function startTestStack(
   env: Record<string, string> = {},
   postgresServerUrl?: string,
 ): Promise<TestStack> {
+  if (backend === "Deno") return startDenoTestStack(env, postgresServerUrl);
   let database: TestDatabase | undefined;
   if (backend === "PostgreSQL") {
     if (!postgresServerUrl) throw new Error("No PostgreSQL server for this test");
@@ -159,5 +177,148 @@ export async function startTestStack(
   };
   stack.url = stack.server.url.replace("localhost", "127.0.0.1");
   stack.origin = stack.server.url;
+  return stack;
+}
+
+const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
+const FUNCTIONS = path.join(ROOT, "supabase", "functions");
+
+/**
+ * The functions served by Deno (test/support/deno/functions-host.ts: the core's app, as on
+ * Supabase) on a fresh database of the test PostgreSQL, with the same clock, log, outbox and
+ * restart as the local stack's. What the host itself does not expose (the operator's counts and
+ * the purge) runs from here on the same database.
+ */
+async function startDenoTestStack(
+  env: Record<string, string>,
+  postgresServerUrl?: string,
+): Promise<TestStack> {
+  if (!postgresServerUrl) throw new Error("No PostgreSQL server for this test");
+  const database = await createTestDatabase(postgresServerUrl);
+  const db = createPostgresExecutor(database.url, { max: 2 });
+  await migrate(db);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "newsletter-deno-"));
+  const clockFile = path.join(dataDir, "clock");
+  writeFileSync(clockFile, "0");
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const config = parseConfig({ SITE_URL: url, ...env }, url);
+  const identity = contentIdentity();
+  // The operator's side, on the same database: counts, the list, the purge. It sends nothing.
+  const operator = createNewsletter({
+    db,
+    mailer: { description: "none", send: () => Promise.reject(new Error("the Deno host sends the mail")) },
+    config,
+    identity: async () => identity,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    now,
+  });
+  let host: Awaited<ReturnType<typeof startProcess>> | undefined;
+  let earlier = "";
+  const start = async () => {
+    host = await startProcess(
+      DENO,
+      [
+        "run",
+        "--allow-net",
+        "--allow-env",
+        "--allow-read",
+        "--allow-write",
+        "--allow-sys",
+        "--config",
+        path.join(FUNCTIONS, "deno.json"),
+        path.join(__dirname, "deno", "functions-host.ts"),
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DENO_NO_PACKAGE_JSON: "1",
+          NO_COLOR: "1",
+          DATABASE_URL: database.url,
+          SMTP_URL: "",
+          SITE_URL: url,
+          FUNCTION_PORT: String(port),
+          CLOCK_FILE: clockFile,
+          OUTBOX_DIR: path.join(dataDir, "outbox"),
+          SENDER_IDENTITY: JSON.stringify(identity),
+          RATE_LIMIT_PER_MINUTE: "100000",
+          CONFIRMATION_MAILS_PER_CLIENT_PER_DAY: "100000",
+          MAIL_RETRY_BASE_SECONDS: "0.2",
+          MAIL_RETRY_MAX_SECONDS: "1",
+          ...env,
+        },
+        ready: /Listening on/,
+        timeoutMs: 120_000,
+      },
+    );
+  };
+  await start();
+  const server = {
+    url,
+    port,
+    newsletter: operator,
+    db,
+    close: async () => undefined,
+  } as unknown as RunningServer;
+  const stack: TestStack = {
+    url: url.replace("localhost", "127.0.0.1"),
+    origin: url,
+    dataDir,
+    outbox: path.join(dataDir, "outbox"),
+    server,
+    get logs() {
+      return `${earlier}${host?.output() ?? ""}`.split("\n");
+    },
+    database,
+    now,
+    advance(seconds) {
+      offsetMs += seconds * 1000;
+      writeFileSync(clockFile, String(offsetMs));
+    },
+    post(name, body, init = {}) {
+      return fetch(`${stack.url}/functions/v1/${name}${init.query ?? ""}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: stack.origin, ...init.headers },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+    },
+    /** The host delivers after each answer: done when no due mail is left queued and unclaimed. */
+    async drainMail() {
+      for (const deadline = Date.now() + 10_000; ;) {
+        const [row] = await db.query<{ due: number }>(
+          "select count(*)::int as due from mail_jobs where status = 'queued' and next_attempt_at <= $1::timestamptz",
+          [now().toISOString()],
+        );
+        if (row.due === 0) return;
+        if (Date.now() > deadline) throw new Error(`${row.due} due mails were not delivered`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async mailJobsTo(address) {
+      const rows = await db.query<{ status: string }>(
+        "select status from mail_jobs where lower(recipient) = lower($1) order by created_at, id",
+        [address],
+      );
+      return rows.map((row) => row.status);
+    },
+    async restart() {
+      earlier += host?.output() ?? "";
+      await host?.stop();
+      await start();
+    },
+    async close() {
+      try {
+        await host?.stop();
+        await operator.stop();
+        await db.close();
+        await database.drop();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
   return stack;
 }

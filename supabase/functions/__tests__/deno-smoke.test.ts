@@ -27,6 +27,8 @@ const FUNCTIONS = path.join(ROOT, "supabase/functions");
 const ENTRIES = ["send-confirmation", "confirm-subscription", "unsubscribe", "send-effect"].map((name) =>
   path.join(FUNCTIONS, name, "index.ts"),
 );
+/** The contract suite's Deno host (test/support/test-stack.ts), checked with the entries. */
+const TEST_HOST = path.join(ROOT, "test", "support", "deno", "functions-host.ts");
 // Without this Deno would adopt the repository's package.json and node_modules, which Supabase does not have.
 const denoEnv = { ...process.env, DENO_NO_PACKAGE_JSON: "1", NO_COLOR: "1" };
 
@@ -34,7 +36,7 @@ describe("the functions under Deno", () => {
   it("type-check with deno check", async () => {
     const { stderr } = await promisify(execFile)(
       DENO,
-      ["check", "--config", path.join(FUNCTIONS, "deno.json"), ...ENTRIES],
+      ["check", "--config", path.join(FUNCTIONS, "deno.json"), ...ENTRIES, TEST_HOST],
       {
         cwd: ROOT,
         env: denoEnv,

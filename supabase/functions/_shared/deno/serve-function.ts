@@ -5,7 +5,9 @@
  * delivered after the answer through `EdgeRuntime.waitUntil`. Kept out of the portable core, and
  * out of `tsc` (it is checked by `deno check`), because it uses Deno's globals.
  */
+import { Hono } from "hono";
 import { createFunctionsApp } from "../app.ts";
+import { requestLog } from "../http/request-log.ts";
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
 import { readVariable } from "../config/variables.ts";
 import { supabaseClientAddress } from "../http/client-address.ts";
@@ -56,5 +58,5 @@ export function serveNewsletter(): void {
       waitUntil,
     },
   );
-  Deno.serve(options, app.fetch);
+  Deno.serve(options, new Hono().use(requestLog(log)).route("/", app).fetch);
 }
