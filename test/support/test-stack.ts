@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
 import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
@@ -95,6 +96,27 @@ export interface TestStack {
   database?: TestDatabase;
 }
 
+/** A call to the function `name`, as the site makes it: JSON, from the stack's own origin. */
+const postTo = (
+  stack: TestStack,
+  name: string,
+  body: unknown,
+  init: { headers?: Record<string, string>; query?: string },
+) =>
+  fetch(`${stack.url}/functions/v1/${name}${init.query ?? ""}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: stack.origin, ...init.headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+
+async function mailJobStates(db: SqlExecutor, address: string): Promise<string[]> {
+  const rows = await db.query<{ status: string }>(
+    "select status from mail_jobs where lower(recipient) = lower($1) order by created_at, id",
+    [address],
+  );
+  return rows.map((row) => row.status);
+}
+
 export async function startTestStack(
   backend: Backend,
   env: Record<string, string> = {},
@@ -144,22 +166,12 @@ export async function startTestStack(
       offsetMs += seconds * 1000;
     },
     post(name, body, init = {}) {
-      return fetch(`${stack.url}/functions/v1/${name}${init.query ?? ""}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: stack.origin, ...init.headers },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      });
+      return postTo(stack, name, body, init);
     },
     async drainMail() {
       await stack.server.newsletter.deliverDue();
     },
-    async mailJobsTo(address) {
-      const rows = await stack.server.db.query<{ status: string }>(
-        "select status from mail_jobs where lower(recipient) = lower($1) order by created_at, id",
-        [address],
-      );
-      return rows.map((row) => row.status);
-    },
+    mailJobsTo: (address) => mailJobStates(stack.server.db, address),
     async restart() {
       await stack.server.close();
       // The same port keeps SITE_URL (and the links in earlier mail) valid.
@@ -279,11 +291,7 @@ async function startDenoTestStack(
       writeFileSync(clockFile, String(offsetMs));
     },
     post(name, body, init = {}) {
-      return fetch(`${stack.url}/functions/v1/${name}${init.query ?? ""}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: stack.origin, ...init.headers },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      });
+      return postTo(stack, name, body, init);
     },
     /** The host delivers after each answer: done when no due mail is left queued and unclaimed. */
     async drainMail() {
@@ -297,13 +305,7 @@ async function startDenoTestStack(
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
-    async mailJobsTo(address) {
-      const rows = await db.query<{ status: string }>(
-        "select status from mail_jobs where lower(recipient) = lower($1) order by created_at, id",
-        [address],
-      );
-      return rows.map((row) => row.status);
-    },
+    mailJobsTo: (address) => mailJobStates(db, address),
     async restart() {
       earlier += host?.output() ?? "";
       await host?.stop();
