@@ -31,10 +31,11 @@ import {
 import { freePort } from "../test/support/free-port.ts";
 import { postgresAvailable, startPostgres } from "../test/support/postgres-server.ts";
 import { markdownTable, textTable } from "./table.ts";
+import { readNumberVariable } from "../supabase/functions/_shared/config/variables.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const RESULTS = path.join(ROOT, "bench", "send-results.json");
-const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10_000);
+const SUBSCRIBERS = readNumberVariable(process.env, "BENCH_SUBSCRIBERS");
 const CONNECTIONS = 5;
 const DATE = "2026-11-23";
 const SITE = "https://www.thepurposeeffect.example";

@@ -11,6 +11,7 @@ import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { SPEC } from "../test/support/texts";
 import { dialogProbe, untilDialogShown } from "./dialog-probe";
 import { median } from "./lighthouse";
+import { readNumberVariable } from "../supabase/functions/_shared/config/variables";
 
 /** The issue's phone: Lighthouse's "slow 4G" round trip and bandwidth, DevTools' 4x CPU slowdown. */
 export const PHONE = { latencyMs: 150, downKbps: 1_600, upKbps: 750, cpuSlowdown: 4 } as const;
@@ -22,7 +23,7 @@ export const TAP_TARGETS = [
 ] as const;
 
 /** Taps per page and delay. */
-export const TAP_RUNS = Number(process.env.BENCH_RUNS) || 5;
+export const TAP_RUNS = readNumberVariable(process.env, "BENCH_RUNS");
 
 /** A tap that has not opened the dialog after this long counts as this long (and fails its target). */
 const GIVE_UP_MS = 15_000;

@@ -5,9 +5,10 @@
  */
 import * as chromeLauncher from "chrome-launcher";
 import { chromiumFlags, chromiumPath } from "../test/support/browser";
+import { readNumberVariable } from "../supabase/functions/_shared/config/variables";
 
 /** Runs per page; `BENCH_RUNS=1 npm run bench` for a quick check of the pipeline. */
-export const RUNS = Number(process.env.BENCH_RUNS) || 5;
+export const RUNS = readNumberVariable(process.env, "BENCH_RUNS");
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 

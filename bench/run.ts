@@ -28,6 +28,7 @@ import { CATEGORIES, compare, medians, RUNS, type MeasuredPage, type Run } from 
 import { firstVisitTable, measureFirstVisitJs, type FirstVisitJs } from "./size";
 import { markdownTable, textTable } from "./table";
 import { writeTwin } from "./twin";
+import { readVariable } from "../supabase/functions/_shared/config/variables";
 
 const BENCH = path.join(ROOT, "bench");
 /** The archive of the Effects of the Day, built even before the first one. */
@@ -45,7 +46,7 @@ const SKIPPABLE = ["tap", "dialog", "signup", "send"] as const;
 type Skippable = (typeof SKIPPABLE)[number];
 
 function skipped(): Set<Skippable> {
-  const names = (process.env.BENCH_SKIP ?? "")
+  const names = (readVariable(process.env, "BENCH_SKIP") ?? "")
     .split(",")
     .map((name) => name.trim())
     .filter(Boolean);

@@ -17,10 +17,11 @@ import { type PostgresServer, postgresAvailable, startPostgres } from "../test/s
 import { outboxFiles, readOutbox, recipients } from "../test/support/outbox.ts";
 import { startProcess } from "../test/support/process.ts";
 import { textTable } from "./table.ts";
+import { readNumberVariable, readVariable } from "../supabase/functions/_shared/config/variables.ts";
 
 const ROOT = path.resolve(__dirname, "..");
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SECONDS = readNumberVariable(process.env, "BENCH_SECONDS");
+const CONNECTIONS = readNumberVariable(process.env, "BENCH_CONNECTIONS");
 const WARMUP_SECONDS = 2;
 
 /** The parts of autocannon's API used here (it ships no TypeScript types). */
@@ -229,7 +230,7 @@ async function stackScenario(name: string, extraEnv: Record<string, string>): Pr
     } finally {
       await stack.stop();
     }
-    const { accepted, broken } = await oneMailPerAddress(dataDir, env.DATABASE_URL, outbox);
+    const { accepted, broken } = await oneMailPerAddress(dataDir, readVariable(env, "DATABASE_URL"), outbox);
     return {
       ...scenario,
       acceptedSignups: accepted,
@@ -260,7 +261,7 @@ async function main(): Promise<void> {
   let database: TestDatabase | undefined;
   try {
     const serverUrl =
-      process.env.TEST_DATABASE_URL ??
+      readVariable(process.env, "TEST_DATABASE_URL") ??
       (postgresAvailable() ? (postgres = await startPostgres()).url : undefined);
     if (serverUrl) {
       database = await createTestDatabase(serverUrl);

@@ -2,6 +2,7 @@ import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../test/support/b
 import { buildSiteIfStale } from "../scripts/site-build";
 import { E2E_EFFECTS_ENV } from "../test/support/effects";
 import { ROOT, TEST_SITE_DIR } from "../test/support/stack";
+import { readVariable } from "../supabase/functions/_shared/config/variables";
 
 /**
  * Runs once before the browser tests: checks for Chromium, and builds the tests' site into
@@ -10,7 +11,7 @@ import { ROOT, TEST_SITE_DIR } from "../test/support/stack";
  */
 export default function globalSetup(): void {
   if (!chromiumAvailable()) {
-    if (process.env.CI) {
+    if (readVariable(process.env, "CI")) {
       throw new Error(`Browser tests need Chromium at ${chromiumPath} and CI is set: ${INSTALL_HINT}.`);
     }
     console.log(`\nBrowser tests skipped: no Chromium at ${chromiumPath}; ${INSTALL_HINT}.`);

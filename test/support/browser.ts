@@ -1,9 +1,10 @@
 /** Debian's Chromium through playwright-core: where it is, its flags, the two widths, hydration. */
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { readTextVariable } from "../../supabase/functions/_shared/config/variables";
 
-/** Debian's Chromium; never a browser download. Override with CHROMIUM_PATH. */
-export const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+/** Debian's Chromium; never a browser download. Another with CHROMIUM_PATH. */
+export const chromiumPath = readTextVariable(process.env, "CHROMIUM_PATH");
 
 /** Flags for Chromium in a container: no sandbox (root), no GPU, no background traffic. */
 export const chromiumFlags = [

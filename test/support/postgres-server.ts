@@ -8,8 +8,9 @@ import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./free-port.ts";
+import { readTextVariable } from "../../supabase/functions/_shared/config/variables.ts";
 
-export const POSTGRES_BIN = process.env.POSTGRES_BIN ?? "/usr/lib/postgresql/15/bin";
+export const POSTGRES_BIN = readTextVariable(process.env, "POSTGRES_BIN");
 export const postgresAvailable = (): boolean => existsSync(path.join(POSTGRES_BIN, "initdb"));
 
 export interface PostgresServer {

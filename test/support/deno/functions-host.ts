@@ -10,6 +10,7 @@
 import { Hono } from "hono";
 import { createFunctionsApp } from "../../../supabase/functions/_shared/app.ts";
 import { parseFunctionEnvironment } from "../../../supabase/functions/_shared/config.ts";
+import { readTextVariable } from "../../../supabase/functions/_shared/config/variables.ts";
 import { createPostgresExecutor } from "../../../supabase/functions/_shared/db/postgres-executor.ts";
 import { supabaseClientAddress } from "../../../supabase/functions/_shared/http/client-address.ts";
 import { requestLog } from "../../../supabase/functions/_shared/http/request-log.ts";
@@ -21,13 +22,13 @@ import { createOutboxMailer } from "../../../server/outbox-mailer.ts";
 const log = maskingLogger(consoleLogger);
 const env = Deno.env.toObject();
 const { config, databaseUrl, port } = parseFunctionEnvironment(env);
-const clockFile = env.CLOCK_FILE;
-const identity = JSON.parse(env.SENDER_IDENTITY) as SenderIdentity;
+const clockFile = readTextVariable(env, "CLOCK_FILE");
+const identity = JSON.parse(readTextVariable(env, "SENDER_IDENTITY")) as SenderIdentity;
 const now = () => new Date(Date.now() + Number(Deno.readTextFileSync(clockFile) || "0"));
 
 const newsletter = createNewsletter({
   db: createPostgresExecutor(databaseUrl, { max: 3 }),
-  mailer: createOutboxMailer(env.OUTBOX_DIR, log),
+  mailer: createOutboxMailer(readTextVariable(env, "OUTBOX_DIR"), log),
   config,
   identity: async () => identity,
   log,

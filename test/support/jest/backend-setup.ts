@@ -5,6 +5,7 @@
  * binaries the suites are skipped with one line, except under CI, where that is an error.
  */
 import { postgresAvailable, POSTGRES_BIN, startPostgres, type PostgresServer } from "../postgres-server.ts";
+import { readVariable } from "../../../supabase/functions/_shared/config/variables.ts";
 
 declare global {
   // The teardown runs in the same process as the setup.
@@ -12,10 +13,10 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
-  if (process.env.TEST_DATABASE_URL) return;
+  if (readVariable(process.env, "TEST_DATABASE_URL")) return;
   if (!postgresAvailable()) {
     const hint = `no PostgreSQL at ${POSTGRES_BIN} (apt-get install postgresql, or set TEST_DATABASE_URL)`;
-    if (process.env.CI)
+    if (readVariable(process.env, "CI"))
       throw new Error(`The PostgreSQL integration tests need a server and CI is set: ${hint}.`);
     console.log(`\nPostgreSQL integration tests skipped: ${hint}.`);
     return;

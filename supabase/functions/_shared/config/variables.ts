@@ -8,7 +8,15 @@
 
 /** Who reads a variable. */
 export type Reader =
-  "site build" | "local stack" | "functions" | "send-effect" | "npm run effect" | "npm run cms" | "checks";
+  | "site build"
+  | "local stack"
+  | "functions"
+  | "send-effect"
+  | "npm run effect"
+  | "npm run cms"
+  | "checks"
+  | "tests"
+  | "benchmarks";
 
 export type VariableGroup =
   | "The site (read by the build; baked into the static files)"
@@ -16,7 +24,8 @@ export type VariableGroup =
   | "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)"
   | "The local stack"
   | "Supabase (set there, not locally)"
-  | "Continuous integration (set by GitHub Actions)";
+  | "Continuous integration (set by GitHub Actions)"
+  | "Tests and benchmarks";
 
 export interface Variable {
   name: string;
@@ -367,6 +376,92 @@ export const VARIABLES = [
     group: "Continuous integration (set by GitHub Actions)",
     readers: ["checks"],
     description: "Makes `npm run check:content` print its problems as annotations on the changed files.",
+  },
+  // --- Tests and benchmarks ---
+  {
+    name: "CI",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description:
+      "Set by CI (and `.ci/run`): a missing Chromium or PostgreSQL fails the tests instead of skipping them.",
+  },
+  {
+    name: "TEST_DATABASE_URL",
+    group: "Tests and benchmarks",
+    readers: ["tests", "benchmarks"],
+    description: "A PostgreSQL server the tests make their throwaway databases on (never DATABASE_URL).",
+    unset: "the tests start a throwaway cluster of their own",
+    secret: true,
+  },
+  {
+    name: "POSTGRES_BIN",
+    group: "Tests and benchmarks",
+    readers: ["tests", "benchmarks"],
+    description: "Where PostgreSQL's initdb and pg_ctl are, for the throwaway cluster.",
+    default: "/usr/lib/postgresql/15/bin",
+  },
+  {
+    name: "CHROMIUM_PATH",
+    group: "Tests and benchmarks",
+    readers: ["tests", "benchmarks"],
+    description: "The Chromium the browser tests, the screenshots and the benchmarks drive.",
+    default: "/usr/bin/chromium",
+  },
+  {
+    name: "BENCH_RUNS",
+    group: "Tests and benchmarks",
+    readers: ["benchmarks"],
+    description: "Lighthouse runs per page and taps per delay.",
+    default: "5",
+    number: { min: 1, max: 50, integer: true },
+  },
+  {
+    name: "BENCH_SKIP",
+    group: "Tests and benchmarks",
+    readers: ["benchmarks"],
+    description: "Pieces of `npm run bench` to leave out, comma-separated: tap, dialog, signup, send.",
+  },
+  {
+    name: "BENCH_SECONDS",
+    group: "Tests and benchmarks",
+    readers: ["benchmarks"],
+    description: "Seconds of signup load per database.",
+    default: "10",
+    number: { min: 1, max: 600 },
+  },
+  {
+    name: "BENCH_CONNECTIONS",
+    group: "Tests and benchmarks",
+    readers: ["benchmarks"],
+    description: "Concurrent connections of the signup load.",
+    default: "10",
+    number: { min: 1, max: 1000, integer: true },
+  },
+  {
+    name: "BENCH_SUBSCRIBERS",
+    group: "Tests and benchmarks",
+    readers: ["benchmarks"],
+    description: "Confirmed subscribers the send benchmark mails.",
+    default: "10000",
+    number: { min: 1, max: 1_000_000, integer: true },
+  },
+  {
+    name: "CLOCK_FILE",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description: "The contract suite's Deno host: the file holding the clock's offset in milliseconds.",
+  },
+  {
+    name: "SENDER_IDENTITY",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description: "The contract suite's Deno host: the sender's names and time zone, as JSON.",
+  },
+  {
+    name: "OUTBOX_DIR",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description: "The contract suite's Deno host: where its mail is written.",
   },
 ] as const satisfies readonly Variable[];
 
