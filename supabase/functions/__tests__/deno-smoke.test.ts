@@ -1,5 +1,5 @@
 /**
- * The Supabase entries under Deno itself: `deno check` of the three functions with the import map
+ * The Supabase entries under Deno itself: `deno check` of the four entries (and the contract suite's Deno host) with the import map
  * Supabase uses (npm packages from the registry, not this repository's node_modules), and
  * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup as JSON and
  * one as the signup card's form post, and `send-effect` mailing a day's Effect only to a caller
