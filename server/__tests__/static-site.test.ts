@@ -3,6 +3,7 @@
  * status 404, and security headers whose Content-Security-Policy allows exactly the site's
  * inline scripts.
  */
+import { TEST_SITE_DIR } from "../../test/support/stack.ts";
 import { createHash } from "node:crypto";
 import {
   existsSync,
@@ -233,12 +234,16 @@ describe("the static site", () => {
   });
 });
 
-const builtSite = path.resolve(__dirname, "../../public/index.html");
+// The browser tests' build (their global setup makes it when `npm test` runs every project).
+const builtSite = path.join(TEST_SITE_DIR, "index.html");
 
 (existsSync(builtSite) ? describe : describe.skip)("the Gatsby build's Content-Security-Policy", () => {
   it("lists a hash for every inline script of the built pages", async () => {
     const dataDir = await preparedDataDir();
-    const server = await startServer({ env: { PORT: "0", DATA_DIR: dataDir }, log: quietLog });
+    const server = await startServer({
+      env: { PORT: "0", DATA_DIR: dataDir, PUBLIC_DIR: TEST_SITE_DIR },
+      log: quietLog,
+    });
     try {
       const response = await fetch(server.url.replace("localhost", "127.0.0.1"));
       const html = await response.text();
