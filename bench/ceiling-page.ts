@@ -1,10 +1,8 @@
 /** The ceiling page Lighthouse compares the landing page with, written into a folder the stack serves. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { escapeHtml as escape } from "../supabase/functions/_shared/escape-html";
 import { content, SPEC } from "../test/support/texts";
-
-const escape = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
  * The ceiling: the landing page's own words as plain HTML, one heading or paragraph each, with no
