@@ -11,11 +11,8 @@ import { type Config, type Env, parseConfig } from "../supabase/functions/_share
 import { readVariable } from "../supabase/functions/_shared/config/variables.ts";
 import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
 import { createSmtpMailer } from "../supabase/functions/_shared/mail/smtp.ts";
-import {
-  checkEmail,
-  maskAddresses,
-  maskEmail,
-} from "../supabase/functions/_shared/subscriptions/email-address.ts";
+import { checkEmail } from "../supabase/functions/_shared/subscriptions/email-address.ts";
+import { maskAddresses, maskEmail } from "../supabase/functions/_shared/logger.ts";
 import { createRateLimiter } from "../supabase/functions/_shared/effect-sending/delivery-decisions.ts";
 import {
   createDeliveryStore,

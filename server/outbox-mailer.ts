@@ -11,7 +11,7 @@ import nodemailer from "nodemailer";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import type { MailMessage, Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
 import { nodemailerFields } from "../supabase/functions/_shared/mail/smtp.ts";
-import { maskEmail } from "../supabase/functions/_shared/subscriptions/email-address.ts";
+import { maskEmail } from "../supabase/functions/_shared/logger.ts";
 
 // nodemailer builds the same MIME message it would send over SMTP.
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });

@@ -1,6 +1,4 @@
-import { maskAddresses } from "./subscriptions/email-address.ts";
-
-/** The functions' log: plain lines, never a raw address (see `maskEmail`). */
+/** The log both hosts write: plain lines, never a raw address (`maskEmail`, `maskAddresses` below). */
 export interface Logger {
   info(message: string): void;
   warn(message: string): void;
@@ -25,3 +23,17 @@ export function maskingLogger(log: Logger): Logger {
     error: (message) => log.error(maskAddresses(message)),
   };
 }
+
+/** For logs: `a•••@example.com`, enough to tell mails apart, not enough to read an address. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "•••";
+  return `${email[0]}•••@${email.slice(at + 1)}`;
+}
+
+// An address anywhere in a text: a provider's error (`550 5.1.1 <Jane.Doe@example.com>`), an
+// exception's message. Looser than WHATWG_EMAIL on purpose: masking too much costs nothing.
+const ADDRESS_IN_TEXT = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*/g;
+
+/** The text with every address in it masked as `maskEmail` does, for anything that is logged. */
+export const maskAddresses = (text: string): string => text.replace(ADDRESS_IN_TEXT, maskEmail);

@@ -10,7 +10,7 @@
  */
 import type { MailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { maskAddresses, maskEmail } from "../subscriptions/email-address.ts";
+import { maskAddresses, maskEmail } from "../logger.ts";
 import type { Logger } from "../logger.ts";
 import { classifySendError, type createRateLimiter } from "./delivery-decisions.ts";
 import type { DeliveryOutcome, DeliveryStore, RetryPolicy } from "./delivery-store.ts";

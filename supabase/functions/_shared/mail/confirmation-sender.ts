@@ -6,7 +6,7 @@
  * (after an answer, a retry timer) calls `deliverDue`.
  */
 import type { Config } from "../config.ts";
-import { maskEmail } from "../subscriptions/email-address.ts";
+import { maskEmail } from "../logger.ts";
 import type { Logger } from "../logger.ts";
 import type { MailJob, MailQueue } from "./mail-queue.ts";
 import { smtpFailureKind } from "./smtp-failure.ts";

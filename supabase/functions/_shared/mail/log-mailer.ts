@@ -4,7 +4,7 @@
  * up. Never for production: on hosted Supabase a missing `SMTP_URL` stops the function instead
  * (`parseFunctionEnvironment`).
  */
-import { maskEmail } from "../subscriptions/email-address.ts";
+import { maskEmail } from "../logger.ts";
 import type { Logger } from "../logger.ts";
 import type { Mailer } from "./mailer.ts";
 

@@ -38,20 +38,6 @@ export function checkEmail(value: unknown): EmailCheck {
   return { ok: true, email: `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}` };
 }
 
-/** For logs: `a•••@example.com`, enough to tell mails apart, not enough to read an address. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf("@");
-  if (at < 1) return "•••";
-  return `${email[0]}•••@${email.slice(at + 1)}`;
-}
-
-// An address anywhere in a text: a provider's error (`550 5.1.1 <Jane.Doe@example.com>`), an
-// exception's message. Looser than WHATWG_EMAIL on purpose: masking too much costs nothing.
-const ADDRESS_IN_TEXT = /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*/g;
-
-/** The text with every address in it masked as `maskEmail` does, for anything that is logged. */
-export const maskAddresses = (text: string): string => text.replace(ADDRESS_IN_TEXT, maskEmail);
-
 /**
  * The mailbox an address delivers to, for limits that must not be dodged by spelling it another
  * way: `Jane+news1@Example.com` and `jane+news2@example.com` are one inbox. The local part is

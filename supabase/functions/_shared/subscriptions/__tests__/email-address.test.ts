@@ -1,4 +1,5 @@
-import { checkEmail, mailboxKey, maskAddresses, maskEmail, WHATWG_EMAIL } from "../email-address.ts";
+import { maskAddresses, maskEmail } from "../../logger.ts";
+import { checkEmail, mailboxKey, WHATWG_EMAIL } from "../email-address.ts";
 
 // What a browser's <input type=email> accepts and rejects (the WHATWG "valid e-mail address").
 const ACCEPTED = [
