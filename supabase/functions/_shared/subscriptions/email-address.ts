@@ -38,14 +38,24 @@ export function checkEmail(value: unknown): EmailCheck {
   return { ok: true, email: `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}` };
 }
 
+/** Gmail ignores the dots of a local part, and googlemail.com is gmail.com. */
+const GMAIL = new Set(["gmail.com", "googlemail.com"]);
+
 /**
  * The mailbox an address delivers to, for limits that must not be dodged by spelling it another
  * way: `Jane+news1@Example.com` and `jane+news2@example.com` are one inbox. The local part is
- * case-folded and loses its `+tag` (sub-addressing, which the common providers support).
+ * case-folded and loses its `+tag` (sub-addressing, which the common providers support); at Gmail
+ * it loses its dots too (`j.a.n.e@googlemail.com` is `jane@gmail.com`).
  */
 export function mailboxKey(email: string): string {
   const at = email.lastIndexOf("@");
-  const local = email.slice(0, at).toLowerCase();
+  let local = email.slice(0, at).toLowerCase();
+  let domain = email.slice(at + 1).toLowerCase();
   const plus = local.indexOf("+");
-  return `${plus > 0 ? local.slice(0, plus) : local}@${email.slice(at + 1).toLowerCase()}`;
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL.has(domain)) {
+    local = local.replaceAll(".", "") || local;
+    domain = "gmail.com";
+  }
+  return `${local}@${domain}`;
 }

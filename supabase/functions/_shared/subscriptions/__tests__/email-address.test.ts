@@ -115,6 +115,14 @@ describe("the mailbox of an address", () => {
       expect(mailboxKey(variant)).toBe(mailbox);
   });
 
+  it("folds Gmail's dots and googlemail.com into one inbox, and no one else's dots", () => {
+    const gmail = mailboxKey("jane.doe@gmail.com");
+    for (const variant of ["janedoe@gmail.com", "J.a.n.e.D.o.e+news@GoogleMail.com", "jane.doe+1@gmail.com"])
+      expect(mailboxKey(variant)).toBe(gmail);
+    expect(gmail).toBe("janedoe@gmail.com");
+    expect(mailboxKey("jane.doe@example.com")).not.toBe(mailboxKey("janedoe@example.com"));
+  });
+
   it("keeps different people apart", () => {
     expect(mailboxKey("victim@example.com")).not.toBe(mailboxKey("victim2@example.com"));
     expect(mailboxKey("victim@example.com")).not.toBe(mailboxKey("victim@example.org"));
