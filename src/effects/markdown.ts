@@ -15,6 +15,7 @@ const htmlFinder = new MarkdownIt({ html: true });
 htmlFinder.validateLink = () => true;
 
 const hrefOf = (token: Token): string => String(token.attrGet("href") ?? "");
+const hrefOrSrc = (token: Token): string => String(token.attrGet("src") ?? hrefOf(token));
 
 const SAFE_HREF = /^(https?:\/\/|mailto:|\/(?!\/)|#)/i;
 
@@ -24,7 +25,7 @@ function flatten(tokens: readonly Token[]): Token[] {
 }
 
 /**
- * What is wrong with a body an editor wrote: raw HTML (quoted), and links that are neither
+ * What is wrong with a body an editor wrote: raw HTML (quoted), images, and links that are neither
  * https://, http://, mailto: nor a path on this site. Empty when the body is fine.
  */
 export function markdownProblems(body: string): string[] {
@@ -33,6 +34,12 @@ export function markdownProblems(body: string): string[] {
     if (token.type === "html_block" || token.type === "html_inline") {
       problems.push(
         `raw HTML is not allowed, write Markdown instead (found ${JSON.stringify(token.content.trim())})`,
+      );
+    }
+    if (token.type === "image") {
+      // A remote image in a mail is a tracking pixel, and a local one is not in the mail.
+      problems.push(
+        `images are not allowed in an Effect (found "${hrefOrSrc(token)}"): a picture in a mail tells the sender who opened it; link to it instead`,
       );
     }
     if (token.type === "link_open") {

@@ -93,6 +93,15 @@ describe("reading the Effects of the Day", () => {
     expect(problem).toContain('"body": link "ftp://x.example/" must start with https://');
   });
 
+  it.each([
+    ["a remote image", "![pixel](https://tracker.example/p.gif)", "https://tracker.example/p.gif"],
+    ["an image of the site", "See ![the hero](/static/hero.jpg) here.", "/static/hero.jpg"],
+  ])("stops at an image in the body (%s): in a mail it is a tracking pixel", (_what, body, src) => {
+    write("2026-11-21.yaml", `title: T\nsummary: S\nbody: '${body}'\n`);
+    const [problem] = problemsFor();
+    expect(problem).toContain(`"body": images are not allowed in an Effect (found "${src}")`);
+  });
+
   it("stops at anything else in the folder and at YAML that does not parse", () => {
     write("notes.txt", "hello");
     write("2026-11-22.yaml", "title: [unclosed\n");
