@@ -16,6 +16,7 @@ import {
   type PublicationRecord,
 } from "./src/effects/effects";
 import { writeEffectFiles } from "./src/effects/effect-files";
+import { dayIn } from "./supabase/functions/_shared/calendar-day";
 import { archivePages, effectPages } from "./src/effects/publication";
 import {
   SIGNUP_RESULT_PAGES,
@@ -207,10 +208,12 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
   );
   const found = readPublication(reporter);
   if (!found) return;
+  const brand = readBrand();
   await writeEffectFiles("public", {
     published: found.published,
-    brand: readBrand(),
+    brand,
     texts: result.data.effectPages,
+    today: dayIn(brand.timeZone, new Date()),
   });
   // Which day and which Effects this build published, so a test or `npm start` can tell a build
   // made for another day from a current one (scripts/site-build.ts).

@@ -11,6 +11,7 @@ import { type Config, type Env, parseConfig } from "../supabase/functions/_share
 import { readVariable } from "../supabase/functions/_shared/config/variables.ts";
 import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
 import { createSmtpMailer } from "../supabase/functions/_shared/mail/smtp.ts";
+import { dayIn } from "../supabase/functions/_shared/calendar-day.ts";
 import { checkEmail } from "../supabase/functions/_shared/subscriptions/email-address.ts";
 import { maskAddresses, maskEmail } from "../supabase/functions/_shared/logger.ts";
 import { createRateLimiter } from "../supabase/functions/_shared/effect-sending/delivery-decisions.ts";
@@ -184,6 +185,7 @@ export async function runEffectCommand(command: EffectCommand, ctx: EffectContex
     const result = await sendDaysEffect(date, {
       store,
       loadEdition: (day) => loadEdition(day, ctx.publicDir, ctx.config.siteUrl),
+      today: dayIn(ctx.identity.timeZone, now()),
       retryUnknown: command.retryUnknown,
       mailer,
       settings: mailSettings(ctx.config, ctx.identity),

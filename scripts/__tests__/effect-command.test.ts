@@ -234,11 +234,11 @@ describe("preview, a test mail, status, and an Effect read from SITE_URL", () =>
   });
 
   it("says clearly when the Effect is not published, and queues nothing", async () => {
-    await expect(effect(["send", "2026-12-01"], env)).rejects.toMatchObject({
+    await expect(effect(["send", "2026-11-01"], env)).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining("The Effect of 2026-12-01 is not published"),
+      stderr: expect.stringContaining("The Effect of 2026-11-01 is not published"),
     });
-    expect((await effect(["status", "2026-12-01"], env)).stdout).toMatch(/not prepared/);
+    expect((await effect(["status", "2026-11-01"], env)).stdout).toMatch(/not prepared/);
   });
 
   it("sends the Effect published at SITE_URL to the list", async () => {

@@ -11,6 +11,7 @@ import { createPostgresExecutor } from "../../supabase/functions/_shared/db/post
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
+import { dayIn } from "../../supabase/functions/_shared/calendar-day.ts";
 import { createAdminQueries } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
 import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
 import { sha256Hex } from "../../supabase/functions/_shared/subscriptions/tokens.ts";
@@ -284,12 +285,29 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
     await seedConfirmed(opened.db, 3);
     await expect(
       runEffectCommand(
-        { action: "send", date: "2026-11-30", retryUnknown: false },
+        { action: "send", date: "2026-11-20", retryUnknown: false },
         context({ SITE_URL: "http://127.0.0.1:9" }),
       ),
-    ).rejects.toThrow(/Could not read http:\/\/127\.0\.0\.1:9\/effects\/2026-11-30\/mail\.json/);
-    expect(await createDeliveryStore(opened.db).status("2026-11-30")).toBeNull();
+    ).rejects.toThrow(/Could not read http:\/\/127\.0\.0\.1:9\/effects\/2026-11-20\/mail\.json/);
+    expect(await createDeliveryStore(opened.db).status("2026-11-20")).toBeNull();
     expect(smtp.mails).toHaveLength(0);
+  });
+
+  it("never mails the list an Effect dated after today in the brand's time zone; a test mail may go", async () => {
+    await seedConfirmed(opened.db, 3);
+    const tomorrow = dayIn(contentIdentity().timeZone, new Date(Date.now() + 86_400_000));
+    publishEdition(publicDir, fixtureEdition(tomorrow, SITE));
+    await expect(
+      runEffectCommand({ action: "send", date: tomorrow, retryUnknown: false }, context()),
+    ).rejects.toThrow(`The Effect of ${tomorrow} is dated after today`);
+    expect(await createDeliveryStore(opened.db).status(tomorrow)).toBeNull();
+    expect(smtp.mails).toHaveLength(0);
+    const test = await runEffectCommand(
+      { action: "send", date: tomorrow, to: "owner@example.com", retryUnknown: false },
+      context(),
+    );
+    expect(test).toContain("Test mail of the Effect of");
+    expect(received(await smtp.waitForMails(1))).toEqual(["owner@example.com"]);
   });
 });
 

@@ -18,16 +18,25 @@ export interface EffectFilesSource {
   published: readonly Effect[];
   brand: { name: string; siteUrl: string; timeZone: string; author: { name: string } };
   texts: Pick<EffectPages, "name" | "description" | "mail">;
+  /**
+   * The real day in the brand's time zone. A build for a day to come (`EFFECTS_TODAY`, a preview)
+   * publishes its pages, but no mail edition after this day: the sender must never find one.
+   */
+  today?: string;
 }
 
-export async function writeEffectFiles(publicDir: string, { published, brand, texts }: EffectFilesSource) {
+export async function writeEffectFiles(
+  publicDir: string,
+  { published, brand, texts, today }: EffectFilesSource,
+) {
   const fileOf = (urlPath: string) => path.join(publicDir, ...urlPath.split("/"));
   const write = async (urlPath: string, body: string) => {
     const file = fileOf(urlPath);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, body);
   };
-  await removeStaleMailEditions(path.dirname(fileOf(effectPath("x"))), new Set(published.map((e) => e.date)));
+  const mailable = published.filter((effect) => today === undefined || effect.date <= today);
+  await removeStaleMailEditions(path.dirname(fileOf(effectPath("x"))), new Set(mailable.map((e) => e.date)));
   const feedSource = {
     published,
     siteUrl: brand.siteUrl,
@@ -46,7 +55,7 @@ export async function writeEffectFiles(publicDir: string, { published, brand, te
     timeZone: brand.timeZone,
   };
   await write(SENDER_IDENTITY_PATH, `${JSON.stringify(identity, null, 2)}\n`);
-  for (const effect of published) {
+  for (const effect of mailable) {
     const edition = mailEdition(effect, { siteUrl: brand.siteUrl, texts });
     await write(mailEditionPath(effect.date), `${JSON.stringify(edition, null, 2)}\n`);
   }

@@ -33,6 +33,15 @@ describe("the files an Effect has besides its page", () => {
     );
   });
 
+  it("writes no mail edition for an Effect after the real day, even in a build for a day to come", async () => {
+    const published = [effect("2026-11-24"), effect("2026-11-23")];
+    await writeEffectFiles(dir, { published, brand, texts, today: "2026-11-23" });
+    expect(existsSync(path.join(dir, "effects/2026-11-23/mail.json"))).toBe(true);
+    expect(existsSync(path.join(dir, "effects/2026-11-24/mail.json"))).toBe(false);
+    // The feeds are the site's: they show what the build publishes.
+    expect(JSON.parse(readFileSync(path.join(dir, "effects/feed.json"), "utf8")).items).toHaveLength(2);
+  });
+
   it("removes the mail edition an earlier build left for an Effect it no longer publishes", async () => {
     // An earlier build for a later day published the 23rd; its page is gone, its mail must go too.
     await writeEffectFiles(dir, { published: [effect("2026-11-23"), effect("2026-11-22")], brand, texts });

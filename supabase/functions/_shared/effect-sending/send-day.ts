@@ -7,12 +7,14 @@
  * only when the operator asks; then one sending run. Each host says what it does with the result.
  */
 import type { EditionStatus } from "./delivery-store.ts";
-import type { MailEdition } from "./edition.ts";
+import { EditionError, type MailEdition } from "./edition.ts";
 import { type SendReport, type SendRunOptions, sendEdition } from "./send-run.ts";
 
 export interface SendDayOptions extends SendRunOptions {
   /** The published edition of `date`; throws `EditionError` when it is not published. */
   loadEdition(date: string): Promise<MailEdition>;
+  /** Today in the brand's time zone: the list is never mailed an Effect dated after it. */
+  today: string;
   /** `send --retry-unknown`: mails in doubt go out again. */
   retryUnknown?: boolean;
 }
@@ -31,6 +33,10 @@ export interface SendDayResult {
 
 export async function sendDaysEffect(date: string, options: SendDayOptions): Promise<SendDayResult> {
   const { store } = options;
+  if (date > options.today)
+    throw new EditionError(
+      `The Effect of ${date} is dated after today (${options.today} in the brand's time zone): the list gets an Effect on its day, not before. A test mail with --to may go out.`,
+    );
   const now = options.now ?? (() => new Date());
   const markedUnknown = await store.markStaleAsUnknown(now(), false);
   let preparedFor: number | null = null;

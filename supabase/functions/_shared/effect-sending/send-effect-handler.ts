@@ -8,6 +8,7 @@
 import type { Config } from "../config.ts";
 import { type ErrorCode, errorBody } from "../http/answers.ts";
 import type { Logger } from "../logger.ts";
+import { dayIn } from "../calendar-day.ts";
 import { mailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { IdentitySource } from "../published.ts";
@@ -95,6 +96,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
       const result = await sendDaysEffect(date, {
         store,
         loadEdition: (day) => fetchEdition(config.siteUrl, day, deps.fetchImpl),
+        today: dayIn(identity.timeZone, started),
         mailer,
         settings: mailSettings(config, identity),
         log,
