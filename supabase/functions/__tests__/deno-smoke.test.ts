@@ -17,6 +17,7 @@ import { freePort } from "../../../test/support/free-port.ts";
 import { startProcess } from "../../../test/support/process.ts";
 import { createSmtpCapture } from "../../../test/support/smtp-capture.ts";
 import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../test/support/effect-fixtures.ts";
+import { dayIn } from "../_shared/calendar-day.ts";
 import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/published.ts";
 
 jest.setTimeout(180_000);
@@ -167,6 +168,18 @@ describe("the functions under Deno", () => {
         const again = await call("Bearer a-long-random-key-from-the-vault");
         expect(await again.json()).toMatchObject({ status: "done", thisCall: { sent: 0 } });
         expect(smtp.mails).toHaveLength(3);
+
+        // Never an Effect before its day, even when asked for one by date.
+        const tomorrow = dayIn(contentIdentity().timeZone, new Date(Date.now() + 86_400_000));
+        const early = await fetch(`http://127.0.0.1:${port}/send-effect`, {
+          method: "POST",
+          headers: { authorization: "Bearer a-long-random-key-from-the-vault" },
+          body: JSON.stringify({ date: tomorrow }),
+        });
+        expect(await early.json()).toEqual({ status: "not_due", date: tomorrow });
+        expect(
+          await db.query("select edition_date from effect_editions where edition_date = $1", [tomorrow]),
+        ).toEqual([]);
       } finally {
         await deno?.stop();
         await smtp.stop();

@@ -10,6 +10,11 @@ import type { EditionStatus } from "./delivery-store.ts";
 import { EditionError, type MailEdition } from "./edition.ts";
 import { type SendReport, type SendRunOptions, sendEdition } from "./send-run.ts";
 
+/** The list is asked for an Effect before its day. */
+export class NotYetDue extends EditionError {
+  override name = "NotYetDue";
+}
+
 export interface SendDayOptions extends SendRunOptions {
   /** The published edition of `date`; throws `EditionError` when it is not published. */
   loadEdition(date: string): Promise<MailEdition>;
@@ -34,7 +39,7 @@ export interface SendDayResult {
 export async function sendDaysEffect(date: string, options: SendDayOptions): Promise<SendDayResult> {
   const { store } = options;
   if (date > options.today)
-    throw new EditionError(
+    throw new NotYetDue(
       `The Effect of ${date} is dated after today (${options.today} in the brand's time zone): the list gets an Effect on its day, not before. A test mail with --to may go out.`,
     );
   const now = options.now ?? (() => new Date());

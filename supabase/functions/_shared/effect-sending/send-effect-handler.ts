@@ -18,7 +18,7 @@ import { createRateLimiter } from "./delivery-decisions.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { EditionError } from "./edition.ts";
 import { checkEditionDate, fetchEdition } from "./edition-source.ts";
-import { sendDaysEffect } from "./send-day.ts";
+import { NotYetDue, sendDaysEffect } from "./send-day.ts";
 import { dueEditionDate, type SendingConfig } from "./sending-config.ts";
 
 export interface SendEffectDeps {
@@ -123,7 +123,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
     } catch (error) {
       if (error instanceof EditionError) {
         log.warn(`send-effect ${date}: ${error.message}`);
-        return json(200, { status: "not_published", date });
+        return json(200, { status: error instanceof NotYetDue ? "not_due" : "not_published", date });
       }
       log.error(`send-effect ${date}: ${errorMessage(error)}`);
       return refuse(503, "storage_unavailable", "The send could not run; the next call tries again.");
