@@ -2,13 +2,14 @@
  * `npm run screenshots`: pictures of the site for people to look at, at 390 px and 1280 px wide, in
  * the git-ignored `screenshots/`: the landing page (with and without JavaScript), the open signup
  * dialog, the newest Effect, the archive, the welcome page a signup without JavaScript lands on,
- * and the 404 page. Builds the site first when it is stale, then serves it on a free port with a
+ * the 404 page, and the newest Effect's mail in a light and a dark mail app. Builds the site first when it is stale, then serves it on a free port with a
  * throwaway data folder. Prints each file it wrote.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/http/signup-result-pages.ts";
+import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../supabase/functions/_shared/published.ts";
 import {
   chromiumAvailable,
   INSTALL_HINT,
@@ -67,6 +68,31 @@ async function picture(
   }
 }
 
+/** The newest Effect's mail as the build published it, shown as a mail app in `scheme` shows it. */
+async function pictureMail(
+  browser: Browser,
+  publicDir: string,
+  effectPath: string,
+  viewport: { width: number; height: number },
+  scheme: "light" | "dark",
+) {
+  const edition = JSON.parse(
+    readFileSync(path.join(publicDir, effectPath, "mail.json"), "utf8"),
+  ) as MailEdition;
+  const context = await browser.newContext({ viewport, colorScheme: scheme, javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.setContent(
+      edition.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, "https://example.com/?unsubscribe=T"),
+    );
+    const file = path.join(SCREENSHOTS_DIR, `mail-${scheme}-${viewport.width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    return file;
+  } finally {
+    await context.close();
+  }
+}
+
 export async function takeScreenshots(): Promise<string[]> {
   if (!chromiumAvailable()) throw new Error(`No Chromium: ${INSTALL_HINT}`);
   const publicDir = path.join(ROOT, "public");
@@ -94,8 +120,12 @@ export async function takeScreenshots(): Promise<string[]> {
   const [stack, browser] = await Promise.all([startStack({ PUBLIC_DIR: publicDir }), launchChromium()]);
   const files: string[] = [];
   try {
-    for (const viewport of Object.values(VIEWPORTS))
+    for (const viewport of Object.values(VIEWPORTS)) {
       for (const shot of shots) files.push(await picture(browser, stack.url, viewport, shot));
+      if (effect)
+        for (const scheme of ["light", "dark"] as const)
+          files.push(await pictureMail(browser, publicDir, effect, viewport, scheme));
+    }
   } finally {
     await browser.close();
     await stack.stop();
