@@ -81,6 +81,10 @@ const COLUMNS: (keyof ExportRow)[] = [
   "consent_at",
   "pending_consent_source",
   "pending_consent_at",
+  "unsubscribe_reason",
+  "complained_at",
+  "suppressed_at",
+  "suppressed_reason",
 ];
 
 export function toCsv(rows: ExportRow[]): string {
@@ -102,12 +106,17 @@ export async function run(args: string[], env = process.env): Promise<string> {
     const store = createAdminQueries(storage.db);
     if (command.action === "stats") {
       const counts = await store.countByStatus();
+      const health = await store.health();
       const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
-      const width = Math.max(...SUBSCRIBER_STATUSES.map((status) => status.length), "total".length);
+      const width = "complained".length;
+      const share = (count: number) =>
+        total > 0 ? ` (${((100 * count) / total).toFixed(1)} % of all addresses)` : "";
       return [
         `Subscribers in ${storage.description}`,
         ...SUBSCRIBER_STATUSES.map((status) => `${status.padEnd(width)}  ${counts[status]}`),
         `${"total".padEnd(width)}  ${total}`,
+        `${"bounced".padEnd(width)}  ${health.suppressed}${share(health.suppressed)}: no mail goes to them until they confirm a new signup`,
+        `${"complained".padEnd(width)}  ${health.complained}${share(health.complained)}: reported a mail as spam, and were unsubscribed`,
         "",
       ].join("\n");
     }

@@ -127,15 +127,31 @@ async function editionFor(ctx: EffectContext, store: DeliveryStore, date: string
   return (await store.edition(date)) ?? loadEdition(date, ctx.publicDir, ctx.config.siteUrl);
 }
 
+/** Gmail's and Yahoo's limit for bulk senders: complaints per mail delivered. */
+const COMPLAINT_RATE_LIMIT = 0.003;
+
 export async function statusText(store: DeliveryStore, date: string): Promise<string> {
   const status = await store.status(date);
   if (!status)
     return `The Effect of ${date} is not prepared: nothing is queued (run send to prepare and send it).\n`;
-  const width = Math.max(...DELIVERY_STATES.map((state) => state.length));
+  const width = "complained".length;
   const lines = [
     `The Effect of ${date}: ${status.state}${status.state === "paused" ? ` after ${status.consecutiveFailures} temporary failures in a row (the next send resumes it)` : ""}`,
     ...DELIVERY_STATES.map((state) => `${state.padEnd(width)}  ${status.counts[state]}`),
   ];
+  const share = (count: number) =>
+    status.counts.sent > 0
+      ? ` (${((100 * count) / status.counts.sent).toFixed(1)} % of the ${status.counts.sent} sent)`
+      : "";
+  const { bounced, softBounced, complained } = status.events;
+  lines.push(
+    `${"bounced".padEnd(width)}  ${bounced}${share(bounced)}${softBounced > 0 ? `; ${softBounced} more bounced for a while` : ""}`,
+    `${"complained".padEnd(width)}  ${complained}${share(complained)}`,
+  );
+  if (status.counts.sent > 0 && complained / status.counts.sent >= COMPLAINT_RATE_LIMIT)
+    lines.push(
+      `The complaint rate is at or above 0.3 %, where Gmail and Yahoo start refusing a bulk sender's mail: check that every reader asked for it.`,
+    );
   if (status.lastError) lines.push(`last error: ${maskAddresses(status.lastError)}`);
   if (status.counts.unknown > 0)
     lines.push(

@@ -15,6 +15,7 @@ import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
 import { createOutboxMailer } from "./outbox-mailer.ts";
 import { createSmtpMailer } from "../supabase/functions/_shared/mail/smtp.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
+import type { Fetch } from "../supabase/functions/_shared/mail-events/ses.ts";
 import { createNewsletter, type Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import {
   adminSecurityHeaders,
@@ -36,6 +37,8 @@ export interface ServerOptions {
   log?: Logger;
   /** Clock for the functions (tests move time forward). */
   now?: () => Date;
+  /** What mail-events/ses fetches SNS's certificates with (tests serve their own). */
+  fetch?: Fetch;
 }
 
 export interface RunningServer {
@@ -127,6 +130,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       identity: async () => identity,
       log,
       now: options.now,
+      fetch: options.fetch,
     });
     const effects = await startEffectService({
       db: storage.db,

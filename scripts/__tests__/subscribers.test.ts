@@ -67,14 +67,18 @@ describe("the subscribers command", () => {
       expect(output).toMatch(/confirmed\s+1\n/);
       expect(output).toMatch(/unsubscribed\s+1\n/);
       expect(output).toMatch(/total\s+3\n/);
+      expect(output).toMatch(/bounced\s+0 \(0\.0 % of all addresses\)/);
+      expect(output).toMatch(/complained\s+0 \(0\.0 % of all addresses\)/);
     });
 
     it("exports everyone as CSV, or only one status", async () => {
       const all = (await run(["export"], env)).trim().split("\r\n");
       expect(all[0]).toBe(
-        "email,status,signed_up_at,confirmed_at,unsubscribed_at,consent_source,consent_at,pending_consent_source,pending_consent_at",
+        "email,status,signed_up_at,confirmed_at,unsubscribed_at,consent_source,consent_at,pending_consent_source,pending_consent_at,unsubscribe_reason,complained_at,suppressed_at,suppressed_reason",
       );
       expect(all).toHaveLength(4);
+      // Who left by the link says so; nobody complained or bounced.
+      expect(all.find((line) => line.startsWith("second@"))).toMatch(/,link,,,$/);
       const confirmed = (await run(["export", "--status", "confirmed"], env)).trim().split("\r\n");
       expect(confirmed).toHaveLength(2);
       expect(confirmed[1]).toMatch(

@@ -53,12 +53,16 @@ const limits = {
     const holder = postgres(database.url, { max: 1 });
     const observer = postgres(database.url, { max: 1 });
     let release = () => undefined as void;
+    let locked = () => undefined as void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
     const held = holder.begin(async (tx) => {
       await tx`select id from subscribers where email = 'race@example.com' for update`;
+      locked();
       await new Promise<void>((resolve) => (release = resolve));
     });
-    // Each call is seen waiting on the lock before the next starts, so they queue in this order.
-    await untilWaiting(observer, 0);
+    // The row is held before either call starts (a call started earlier could take it first);
+    // each call is seen waiting on the lock before the next starts, so they queue in this order.
+    await holding;
     const resend = signup(new Date(signedUp.getTime() + 61_000));
     await untilWaiting(observer, 1);
     const sent = queue.markSent(job.id, new Date(signedUp.getTime() + 62_000));

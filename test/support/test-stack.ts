@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
+import type { Fetch } from "../../supabase/functions/_shared/mail-events/ses.ts";
 import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
 import { type RunningServer, startServer } from "../../server/start-server.ts";
@@ -121,6 +122,8 @@ export async function startTestStack(
   backend: Backend,
   env: Record<string, string> = {},
   postgresServerUrl?: string,
+  /** What mail-events/ses fetches with (not for Deno). */
+  fetch?: Fetch,
 ): Promise<TestStack> {
   if (backend === "Deno") return startDenoTestStack(env, postgresServerUrl);
   let database: TestDatabase | undefined;
@@ -152,7 +155,7 @@ export async function startTestStack(
     ...env,
   };
 
-  const start = () => startServer({ env: fullEnv, log, now });
+  const start = () => startServer({ env: fullEnv, log, now, fetch });
   const stack: TestStack = {
     url: "",
     origin: "",

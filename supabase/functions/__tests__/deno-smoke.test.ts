@@ -1,9 +1,9 @@
 /**
- * The Supabase entries under Deno itself: `deno check` of the four entries (and the contract suite's Deno host) with the import map
+ * The Supabase entries under Deno itself: `deno check` of the five entries (and the contract suite's Deno host) with the import map
  * Supabase uses (npm packages from the registry, not this repository's node_modules), and
  * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup as JSON and
- * one as the signup card's form post, and `send-effect` mailing a day's Effect only to a caller
- * with its key.
+ * one as the signup card's form post, `send-effect` mailing a day's Effect only to a caller
+ * with its key, and `mail-events` taking a signed bounce and a complaint mail (mailparser under Deno).
  */
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";
@@ -19,15 +19,26 @@ import { createSmtpCapture } from "../../../test/support/smtp-capture.ts";
 import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../test/support/effect-fixtures.ts";
 import { dayIn } from "../_shared/calendar-day.ts";
 import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/published.ts";
+import {
+  arfMail,
+  DSN_SECRET,
+  MAIL_EVENTS_ENV,
+  resendBounce,
+  resendEvent,
+} from "../../../test/support/mail-events.ts";
 
 jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, "../../..");
 const DENO = path.join(ROOT, "node_modules/.bin/deno");
 const FUNCTIONS = path.join(ROOT, "supabase/functions");
-const ENTRIES = ["send-confirmation", "confirm-subscription", "unsubscribe", "send-effect"].map((name) =>
-  path.join(FUNCTIONS, name, "index.ts"),
-);
+const ENTRIES = [
+  "send-confirmation",
+  "confirm-subscription",
+  "unsubscribe",
+  "send-effect",
+  "mail-events",
+].map((name) => path.join(FUNCTIONS, name, "index.ts"));
 /** The contract suite's Deno host (test/support/test-stack.ts), checked with the entries. */
 const TEST_HOST = path.join(ROOT, "test", "support", "deno", "functions-host.ts");
 // Without this Deno would adopt the repository's package.json and node_modules, which Supabase does not have.
@@ -119,6 +130,56 @@ describe("the functions under Deno", () => {
           if (Date.now() > logged) throw new Error(`No confirmation link in the log:\n${deno.output()}`);
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
+      } finally {
+        await deno?.stop();
+        await site.close();
+        await db.close();
+        await database.drop();
+      }
+    },
+  );
+  (postgresUrl ? it : it.skip)(
+    "serve mail-events against PostgreSQL: a signed bounce suppresses, a complaint mail unsubscribes, a forged event is refused",
+    async () => {
+      const database = await createTestDatabase(postgresUrl as string);
+      const db = createPostgresExecutor(database.url, { max: 1 });
+      const site = await startSite({ [SENDER_IDENTITY_PATH]: contentIdentity() });
+      let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
+      try {
+        await migrate(db);
+        await seedConfirmed(db, 3);
+        deno = await serveUnderDeno(ENTRIES[4], {
+          DATABASE_URL: database.url,
+          SITE_URL: site.url,
+          ...MAIL_EVENTS_ENV,
+        });
+        const url = (source: string) => `http://127.0.0.1:${deno?.port}/mail-events/${source}`;
+        const bounce = await resendEvent(resendBounce("reader1@example.com"));
+        const forged = { ...bounce, body: bounce.body.replace("reader1@", "reader3@") };
+        const answers = [
+          await fetch(url("resend"), { method: "POST", headers: bounce.headers, body: bounce.body }),
+          await fetch(url("resend"), { method: "POST", headers: forged.headers, body: forged.body }),
+          await fetch(url("dsn"), {
+            method: "POST",
+            headers: { authorization: `Bearer ${DSN_SECRET}` },
+            body: arfMail("reader2@example.com", { inHeadersOnly: true }),
+          }),
+        ];
+        expect(answers.map((answer) => answer.status)).toEqual([200, 401, 200]);
+        expect(
+          await db.query(
+            `select email, status, undeliverable_at is not null as suppressed, unsubscribe_reason from subscribers order by email`,
+          ),
+        ).toEqual([
+          { email: "reader1@example.com", status: "confirmed", suppressed: true, unsubscribe_reason: null },
+          {
+            email: "reader2@example.com",
+            status: "unsubscribed",
+            suppressed: false,
+            unsubscribe_reason: "complaint",
+          },
+          { email: "reader3@example.com", status: "confirmed", suppressed: false, unsubscribe_reason: null },
+        ]);
       } finally {
         await deno?.stop();
         await site.close();

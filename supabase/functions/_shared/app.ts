@@ -11,7 +11,8 @@
  * page of the site, chosen from the typed answer (`FormPostSpec.destination`).
  *
  * After each answer of the three newsletter functions, due mail is delivered through the host's
- * `waitUntil`.
+ * `waitUntil`. `mail-events/<source>` takes the mail provider's bounces and complaints
+ * (`mail-events/receive.ts`): signed by the provider, so no CORS, form or per-minute limit.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -22,6 +23,7 @@ import type { Config } from "./config.ts";
 import { errorBody, FORM_MEDIA_TYPE, mediaType, Refusal, StorageUnavailable } from "./http/answers.ts";
 import type { FormDestination, FunctionSpec } from "./http/function-spec.ts";
 import type { Logger } from "./logger.ts";
+import { MAIL_EVENT_MAX_BYTES, type MailEvents } from "./mail-events/receive.ts";
 
 /** What the host provides: who the client is, and what keeps work alive after the answer. */
 export interface FunctionsHost {
@@ -39,6 +41,8 @@ export interface NewsletterFunctions {
   admit(spec: FunctionSpec, clientAddress: string): Promise<void>;
   /** Delivers due mail; never rejects. */
   deliverDue(): Promise<void>;
+  /** The `mail-events` function: bounces and complaints from the mail provider. */
+  mailEvents?: MailEvents;
 }
 
 export interface FunctionsAppParts {
@@ -112,6 +116,30 @@ export function createFunctionsApp(parts: FunctionsAppParts, host: FunctionsHost
         },
       );
     }
+  }
+  if (newsletter?.mailEvents) {
+    // Posted by a mail provider's servers: no CORS, no per-minute limit (a provider sends bursts;
+    // a request without a valid signature costs one HMAC and is refused before the database).
+    const events = newsletter.mailEvents;
+    app.post(
+      "/mail-events/:source",
+      async (c, next) => {
+        events.source(c.req.param("source"));
+        await next();
+      },
+      readBodyWithin(MAIL_EVENT_MAX_BYTES, log),
+      async (c) => {
+        const source = events.source(c.req.param("source"));
+        const accepted = await events.receive(source, c.req.raw, new Uint8Array(await c.req.arrayBuffer()));
+        c.set("outcome", accepted.outcome);
+        return c.json(accepted.body, 200);
+      },
+    );
+    app.all("/mail-events/:source", () => {
+      throw new Refusal(405, "method_not_allowed", "mail-events accepts POST only.", {
+        headers: { Allow: "POST" },
+      });
+    });
   }
   if (parts.sendEffect) {
     const sendEffect = parts.sendEffect;

@@ -12,6 +12,7 @@ import {
   readVariable,
   type VariableName,
 } from "./config/variables.ts";
+import { resendSecretKey } from "./mail-events/resend.ts";
 
 export { ConfigError, type Env };
 
@@ -36,6 +37,44 @@ export interface Config {
   /** First retry delay of a failed mail; doubles per attempt up to `mailRetryMaxSeconds`. */
   mailRetryBaseSeconds: number;
   mailRetryMaxSeconds: number;
+  /** The mail-events function's sources; each is off while its setting is unset. */
+  mailEvents: MailEventsConfig;
+}
+
+/** What each mail-events source needs (`mail-events/receive.ts`). */
+export interface MailEventsConfig {
+  /** `RESEND_WEBHOOK_SECRET`, `whsec_…`. */
+  resendSecret: string | null;
+  /** `SES_TOPIC_ARN`: the SNS topics whose messages are accepted. */
+  sesTopicArns: string[];
+  /** `DSN_WEBHOOK_SECRET`: the bearer secret of the inbound-mail route. */
+  dsnSecret: string | null;
+}
+
+const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+const MIN_DSN_SECRET_LENGTH = 32;
+
+function readMailEvents(env: Env): MailEventsConfig {
+  const resendSecret = readVariable(env, "RESEND_WEBHOOK_SECRET") ?? null;
+  if (resendSecret !== null && !resendSecretKey(resendSecret))
+    throw new ConfigError(
+      "RESEND_WEBHOOK_SECRET must be the signing secret Resend shows for the webhook: whsec_ followed by base64",
+    );
+  const sesTopicArns = (readVariable(env, "SES_TOPIC_ARN") ?? "")
+    .split(",")
+    .map((arn) => arn.trim())
+    .filter(Boolean);
+  for (const arn of sesTopicArns)
+    if (!TOPIC_ARN.test(arn))
+      throw new ConfigError(
+        `SES_TOPIC_ARN holds "${arn}", which is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)`,
+      );
+  const dsnSecret = readVariable(env, "DSN_WEBHOOK_SECRET") ?? null;
+  if (dsnSecret !== null && dsnSecret.length < MIN_DSN_SECRET_LENGTH)
+    throw new ConfigError(
+      `DSN_WEBHOOK_SECRET must be at least ${MIN_DSN_SECRET_LENGTH} characters (openssl rand -hex 32 makes one)`,
+    );
+  return { resendSecret, sesTopicArns, dsnSecret };
 }
 
 function readUrl(env: Env, name: VariableName, fallback: string): string {
@@ -98,6 +137,7 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
     maxBodyBytes: readNumberVariable(env, "MAX_BODY_BYTES"),
     mailRetryBaseSeconds: readNumberVariable(env, "MAIL_RETRY_BASE_SECONDS"),
     mailRetryMaxSeconds: readNumberVariable(env, "MAIL_RETRY_MAX_SECONDS"),
+    mailEvents: readMailEvents(env),
   };
 }
 

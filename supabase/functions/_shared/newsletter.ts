@@ -1,6 +1,6 @@
 /**
  * The composition root: database, mailer, configuration, log and clock go in once, and out come
- * the three newsletter functions and the mail sender, wired the same for every host; `app.ts`
+ * the three newsletter functions, the mail-events function and the mail sender, wired the same for every host; `app.ts`
  * serves them over HTTP. The Deno entries and the local stack differ only in how they listen and
  * in what keeps work alive after an answer (`waitUntil`).
  *
@@ -15,6 +15,8 @@ import type { FunctionName, FunctionSpec } from "./http/function-spec.ts";
 import type { Logger } from "./logger.ts";
 import type { IdentitySource } from "./published.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
+import { createMailEvents } from "./mail-events/receive.ts";
+import type { Fetch } from "./mail-events/ses.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import { createMailSender } from "./mail/confirmation-sender.ts";
@@ -34,6 +36,8 @@ export interface NewsletterDeps {
   log: Logger;
   /** The functions' clock (tests move it forward). */
   now?: () => Date;
+  /** What `mail-events/ses` fetches SNS's certificates with (tests serve their own). */
+  fetch?: Fetch;
 }
 
 export function createNewsletter(deps: NewsletterDeps) {
@@ -77,6 +81,7 @@ export function createNewsletter(deps: NewsletterDeps) {
     admin,
     purge,
     functions,
+    mailEvents: createMailEvents({ db, config: config.mailEvents, log, now, fetch: deps.fetch }),
     /** At most so many calls per client address and minute, counted before the body is read; over it, 429. */
     async admit(spec: FunctionSpec, clientAddress: string): Promise<void> {
       const decision = await fromStorage(() =>

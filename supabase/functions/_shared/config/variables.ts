@@ -235,6 +235,32 @@ export const VARIABLES = [
   },
   // --- The Effect of the Day ---
   {
+    name: "RESEND_WEBHOOK_SECRET",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description:
+      "The signing secret (whsec_...) of the Resend webhook that posts bounces and complaints to mail-events/resend (docs/operating.md).",
+    unset: "mail-events/resend answers 503 (Resend keeps the events and retries)",
+    secret: true,
+  },
+  {
+    name: "SES_TOPIC_ARN",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description:
+      "The SNS topic(s), comma-separated, whose SES bounce and complaint notifications mail-events/ses accepts; any other topic is refused.",
+    unset: "mail-events/ses answers 503",
+  },
+  {
+    name: "DSN_WEBHOOK_SECRET",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description:
+      "The bearer secret (32 characters or more) an inbound-mail route sends with the bounce and complaint mails it posts to mail-events/dsn.",
+    unset: "mail-events/dsn answers 503",
+    secret: true,
+  },
+  {
     name: "SEND_AT",
     group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
     readers: ["local stack", "send-effect"],

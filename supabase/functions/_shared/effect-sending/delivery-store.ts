@@ -29,6 +29,8 @@ export interface EditionStatus {
   consecutiveFailures: number;
   lastError: string | null;
   preparedAt: Date | null;
+  /** Recipients of this edition whose mail later bounced or was reported as spam (mail-events). */
+  events: { bounced: number; softBounced: number; complained: number };
 }
 
 export interface RetryPolicy {
@@ -322,6 +324,12 @@ export function createDeliveryStore(db: SqlExecutor) {
         number
       >;
       for (const row of rows) counts[row.status] = Number(row.count);
+      const eventRows = await db.query<{ kind: string; count: number }>(
+        `select kind, count(distinct subscriber_id)::int as count from mail_events
+         where edition_date = $1::date and subscriber_id is not null group by kind`,
+        [date],
+      );
+      const eventCount = (kind: string) => Number(eventRows.find((row) => row.kind === kind)?.count ?? 0);
       return {
         date,
         state: edition.status,
@@ -329,6 +337,11 @@ export function createDeliveryStore(db: SqlExecutor) {
         consecutiveFailures: Number(edition.consecutive_failures),
         lastError: edition.last_error,
         preparedAt: toDate(edition.prepared_at),
+        events: {
+          bounced: eventCount("bounce"),
+          softBounced: eventCount("soft_bounce"),
+          complained: eventCount("complaint"),
+        },
       };
     },
   };

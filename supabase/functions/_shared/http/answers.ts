@@ -21,6 +21,11 @@ export type ErrorCode =
   | "rate_limited"
   | "forbidden_origin"
   | "unauthorized"
+  | "invalid_signature"
+  | "stale_event"
+  | "invalid_event"
+  | "not_configured"
+  | "upstream_unavailable"
   | "storage_unavailable"
   | "site_unavailable"
   | "internal_error";

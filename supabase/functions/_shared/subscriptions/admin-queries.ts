@@ -4,6 +4,7 @@
  */
 import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
 import type { SubscriberStatus } from "./lifecycle.ts";
+import { SUPPRESSED } from "./subscriber-store.ts";
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = ["pending", "confirmed", "unsubscribed"];
 
@@ -19,6 +20,19 @@ export interface ExportRow {
   /** The latest signup's consent, while it waits for its confirmation. */
   pending_consent_source: string | null;
   pending_consent_at: Date | null;
+  /** Why the address left the list: `link` (its unsubscribe link or one-click header) or `complaint`. */
+  unsubscribe_reason: string | null;
+  /** When it reported a mail as spam (mail-events). */
+  complained_at: Date | null;
+  /** No mail goes to it since then (a bounce, an SMTP 5xx), until it confirms a new signup. */
+  suppressed_at: Date | null;
+  suppressed_reason: string | null;
+}
+
+/** The list's health: addresses no mail goes to because of a bounce, and those that complained. */
+export interface ListHealth {
+  suppressed: number;
+  complained: number;
 }
 
 export function createAdminQueries(db: SqlExecutor) {
@@ -35,10 +49,21 @@ export function createAdminQueries(db: SqlExecutor) {
       return counts;
     },
 
+    async health(): Promise<ListHealth> {
+      const [row] = await db.query<{ suppressed: number; complained: number }>(
+        `select count(*) filter (where ${SUPPRESSED})::int as suppressed,
+           count(*) filter (where status = 'unsubscribed' and unsubscribe_reason = 'complaint')::int as complained
+         from subscribers`,
+      );
+      return { suppressed: Number(row.suppressed), complained: Number(row.complained) };
+    },
+
     async list(status?: SubscriberStatus): Promise<ExportRow[]> {
       const rows = await db.query<Record<keyof ExportRow, unknown>>(
         `select email, status, signed_up_at, confirmed_at, unsubscribed_at, consent_source, consent_at,
-           pending_consent_source, pending_consent_at
+           pending_consent_source, pending_consent_at, unsubscribe_reason, complained_at,
+           case when ${SUPPRESSED} then undeliverable_at end as suppressed_at,
+           case when ${SUPPRESSED} then undeliverable_reason end as suppressed_reason
          from subscribers where ($1::text is null or status = $1::text) order by signed_up_at, email`,
         [status ?? null],
       );
@@ -53,6 +78,10 @@ export function createAdminQueries(db: SqlExecutor) {
         pending_consent_source:
           row.pending_consent_source === null ? null : String(row.pending_consent_source),
         pending_consent_at: toDate(row.pending_consent_at),
+        unsubscribe_reason: row.unsubscribe_reason === null ? null : String(row.unsubscribe_reason),
+        complained_at: toDate(row.complained_at),
+        suppressed_at: toDate(row.suppressed_at),
+        suppressed_reason: row.suppressed_reason === null ? null : String(row.suppressed_reason),
       }));
     },
   };

@@ -14,6 +14,8 @@ export interface SignupState {
   /** UTC day (YYYY-MM-DD) that `mailsOnDay` counts. */
   mailDay: string | null;
   mailsOnDay: number;
+  /** A bounce (or an SMTP 5xx) since it last confirmed: no mail goes to it until it confirms again. */
+  suppressed?: boolean;
 }
 
 export interface MailLimits {
@@ -23,6 +25,7 @@ export interface MailLimits {
 
 export type SignupDecision =
   | { status: "pending"; sendMail: true; reason: "new" | "resend" | "resubscribe" }
+  | { status: "confirmed"; sendMail: true; reason: "reconfirm" }
   | {
       status: SubscriberStatus;
       sendMail: false;
@@ -47,8 +50,16 @@ export function decideSignup(current: SignupState | null, now: Date, limits: Mai
   if (current === null) return { status: "pending", sendMail: true, reason: "new" };
   // A confirmed subscriber gets nothing and stays confirmed: a stranger typing their address
   // must neither unsubscribe them nor fill their inbox.
-  if (current.status === "confirmed")
+  if (current.status === "confirmed" && !current.suppressed)
     return { status: "confirmed", sendMail: false, reason: "already_confirmed" };
+  // A confirmed address whose mail bounced stays confirmed, and gets a link to confirm that it
+  // works again: the only thing that lifts a bounce.
+  if (current.status === "confirmed") {
+    const held = mailHeldBack(current, now, limits);
+    return held
+      ? { status: "confirmed", sendMail: false, reason: held }
+      : { status: "confirmed", sendMail: true, reason: "reconfirm" };
+  }
   // An unsubscribed address goes back to pending and must confirm again, even when no mail may
   // be sent right now; it can sign up again after the cooldown to get its link.
   const status = "pending";
@@ -80,12 +91,15 @@ export function mailHeldBack(
 
 export type ConfirmDecision = "confirm" | "already_confirmed" | "expired";
 
-/** What a click on a confirmation link does. An unsubscribed address needs a new signup. */
+/**
+ * What a click on a confirmation link does. An unsubscribed address needs a new signup; a confirmed
+ * one whose mail bounced confirms again (its new signup's link), which lifts the bounce.
+ */
 export function decideConfirm(
-  current: { status: SubscriberStatus; confirmExpiresAt: Date | null },
+  current: { status: SubscriberStatus; confirmExpiresAt: Date | null; suppressed?: boolean },
   now: Date,
 ): ConfirmDecision {
-  if (current.status === "confirmed") return "already_confirmed";
+  if (current.status === "confirmed" && !current.suppressed) return "already_confirmed";
   if (current.status === "unsubscribed") return "expired";
   if (current.confirmExpiresAt === null || current.confirmExpiresAt.getTime() <= now.getTime())
     return "expired";

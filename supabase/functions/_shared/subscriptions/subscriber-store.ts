@@ -73,6 +73,9 @@ const payloadOf = (tokens: NewTokens): ConfirmationPayload => ({
   expiresAt: tokens.expiresAt.toISOString(),
 });
 
+/** Refused mail (a bounce, an SMTP 5xx) since it last confirmed: nothing goes to it but a new confirmation link. */
+export const SUPPRESSED = `(undeliverable_at is not null and (confirmed_at is null or confirmed_at <= undeliverable_at))`;
+
 export function createSubscriptions(db: SqlExecutor) {
   return {
     /**
@@ -126,8 +129,10 @@ export function createSubscriptions(db: SqlExecutor) {
             mail_queued_at: unknown;
             mail_day: string | null;
             mails_on_day: number;
+            suppressed: boolean;
           }>(
-            `select id, email, status, mail_queued_at, mail_day::text as mail_day, mails_on_day
+            `select id, email, status, mail_queued_at, mail_day::text as mail_day, mails_on_day,
+               ${SUPPRESSED} as suppressed
              from subscribers where lower(email) = lower($1) for update`,
             [email],
           );
@@ -138,23 +143,26 @@ export function createSubscriptions(db: SqlExecutor) {
             mailQueuedAt: toDate(existing.mail_queued_at),
             mailDay: existing.mail_day,
             mailsOnDay: Number(existing.mails_on_day),
+            suppressed: existing.suppressed === true,
           };
         }
 
         let decision = decideSignup(state, now, limits);
         if (decision.sendMail) {
           const held = mailHeldBack(mailbox, now, limits);
-          if (held) decision = { status: "pending", sendMail: false, reason: `mailbox_${held}` };
+          if (held) decision = { status: decision.status, sendMail: false, reason: `mailbox_${held}` };
         }
         if (decision.sendMail && input.clientKey) {
           // Mails a client's signups caused today; counted only when a mail would go out.
           if ((await countClientMail(tx, input.clientKey, now)) > limits.confirmationMailsPerClientPerDay)
-            decision = { status: "pending", sendMail: false, reason: "client_daily_cap" };
+            decision = { status: decision.status, sendMail: false, reason: "client_daily_cap" };
         }
 
         // An unsubscribed address signing up again waits for a new confirmation; its earlier
         // consent, confirmation and unsubscribe stay recorded until that confirmation comes.
         const resubscribe = state?.status === "unsubscribed";
+        // A confirmed address whose mail bounced records this signup's consent beside its own.
+        const newConsent = resubscribe || decision.reason === "reconfirm";
         if (!decision.sendMail) {
           if (resubscribe) {
             await tx.query(
@@ -175,7 +183,7 @@ export function createSubscriptions(db: SqlExecutor) {
         // links stop working and the newest mail is the one that counts.
         const tokens = await mintTokens(now, input.confirmTokenTtlHours);
         await tx.query(
-          `update subscribers set status = 'pending', confirm_token_hash = $2, confirm_expires_at = $3::timestamptz,
+          `update subscribers set status = case when status = 'confirmed' then 'confirmed' else 'pending' end, confirm_token_hash = $2, confirm_expires_at = $3::timestamptz,
              unsubscribe_token_hash = $4, mail_queued_at = $5::timestamptz, mail_day = $6::date, mails_on_day = $7,
              signed_up_at = case when $8 then $5::timestamptz else signed_up_at end,
              pending_consent_source = case when $8 then $9 else pending_consent_source end,
@@ -190,7 +198,7 @@ export function createSubscriptions(db: SqlExecutor) {
             nowIso,
             utcDay(now),
             (state ? mailsToday(state, now) : 0) + 1,
-            resubscribe,
+            newConsent,
             consentSource,
           ],
         );
@@ -203,24 +211,35 @@ export function createSubscriptions(db: SqlExecutor) {
 
     async confirm(tokenHash: string, now: Date): Promise<ConfirmResult> {
       return db.transaction(async (tx) => {
-        const [row] = await tx.query<{ id: string; status: SubscriberStatus; confirm_expires_at: unknown }>(
-          `select id, status, confirm_expires_at from subscribers where confirm_token_hash = $1 for update`,
+        const [row] = await tx.query<{
+          id: string;
+          status: SubscriberStatus;
+          confirm_expires_at: unknown;
+          suppressed: boolean;
+        }>(
+          `select id, status, confirm_expires_at, ${SUPPRESSED} as suppressed
+           from subscribers where confirm_token_hash = $1 for update`,
           [tokenHash],
         );
         if (!row) return "unknown";
         const decision = decideConfirm(
-          { status: row.status, confirmExpiresAt: toDate(row.confirm_expires_at) },
+          {
+            status: row.status,
+            confirmExpiresAt: toDate(row.confirm_expires_at),
+            suppressed: row.suppressed === true,
+          },
           now,
         );
         if (decision === "confirm") {
           // The signup's consent becomes the confirmed one; an address that had refused mail
-          // (5xx) accepts it again now that a mail reached it.
+          // (a 5xx, a bounce) accepts it again now that a mail reached it.
           await tx.query(
             `update subscribers set status = 'confirmed', confirmed_at = $2::timestamptz,
                consent_source = case when pending_consent_at is null then consent_source else pending_consent_source end,
                consent_at = coalesce(pending_consent_at, consent_at),
                pending_consent_source = null, pending_consent_at = null,
-               undeliverable_at = null, undeliverable_reason = null, updated_at = $2::timestamptz
+               undeliverable_at = null, undeliverable_reason = null, soft_bounce_days = 0, last_soft_bounce_day = null,
+               updated_at = $2::timestamptz
              where id = $1`,
             [row.id, now.toISOString()],
           );
@@ -243,7 +262,8 @@ export function createSubscriptions(db: SqlExecutor) {
         if (!row) return "unknown";
         if (decideUnsubscribe(row.status) === "already_unsubscribed") return "already_unsubscribed";
         await tx.query(
-          `update subscribers set status = 'unsubscribed', unsubscribed_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
+          `update subscribers set status = 'unsubscribed', unsubscribed_at = $2::timestamptz, unsubscribe_reason = 'link',
+             updated_at = $2::timestamptz where id = $1`,
           [row.id, now.toISOString()],
         );
         return "unsubscribed";

@@ -95,6 +95,33 @@ describe("a confirmation click", () => {
   it("does not resubscribe an address that unsubscribed since", () => {
     expect(decideConfirm({ status: "unsubscribed", confirmExpiresAt: later }, now)).toBe("expired");
   });
+  it("confirms again a confirmed address whose mail bounced, while its new link is valid", () => {
+    expect(decideConfirm({ status: "confirmed", confirmExpiresAt: later, suppressed: true }, now)).toBe(
+      "confirm",
+    );
+    expect(decideConfirm({ status: "confirmed", confirmExpiresAt: now, suppressed: true }, now)).toBe(
+      "expired",
+    );
+  });
+});
+
+describe("a signup of a confirmed address whose mail bounced", () => {
+  it("sends a new link to confirm it, and keeps it confirmed", () => {
+    expect(decideSignup(state({ status: "confirmed", suppressed: true }), now, limits)).toEqual({
+      status: "confirmed",
+      sendMail: true,
+      reason: "reconfirm",
+    });
+  });
+  it("holds that link back within the cooldown, as any other", () => {
+    expect(
+      decideSignup(
+        state({ status: "confirmed", suppressed: true, mailQueuedAt: secondsAgo(5) }),
+        now,
+        limits,
+      ),
+    ).toEqual({ status: "confirmed", sendMail: false, reason: "cooldown" });
+  });
 });
 
 describe("an unsubscribe", () => {

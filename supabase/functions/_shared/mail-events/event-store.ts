@@ -1,0 +1,135 @@
+/**
+ * What a mail event does to the list, in one transaction per event:
+ *
+ * - the event is recorded under its provider's id first; an id seen before changes nothing;
+ * - a permanent bounce suppresses the address at once (`undeliverable_at`, the same mark an SMTP
+ *   5xx leaves): no Effect, welcome or reminder goes to it, and its queued mail is abandoned. Only a
+ *   new signup confirmed by a click on its link lifts it (subscriber-store.ts, `confirm`);
+ * - a complaint unsubscribes the address at once, and its consent record says so
+ *   (`unsubscribe_reason = 'complaint'`, `complained_at`); only signing up and confirming again
+ *   brings it back;
+ * - a temporary bounce is counted by day: on three different days in a row the address is
+ *   suppressed as for a permanent bounce.
+ *
+ * The event keeps the subscriber's id (never the address) and the Effect edition last sent to them
+ * before the event (within a minute after it too: a report's Date has whole seconds, and clocks differ), so `npm run effect -- status DATE` can say how much of an edition bounced.
+ */
+import { utcDay } from "../calendar-day.ts";
+import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
+import { maskAddresses } from "../logger.ts";
+import { SUPPRESSED } from "../subscriptions/subscriber-store.ts";
+import type { MailEvent } from "./mail-event.ts";
+
+/** Temporary bounces on this many different days in a row suppress an address. */
+export const SOFT_BOUNCE_DAYS_TO_SUPPRESS = 3;
+
+export type EventEffect =
+  | "duplicate"
+  | "unknown_recipient"
+  | "suppressed"
+  | "already_suppressed"
+  | "unsubscribed"
+  | "already_unsubscribed"
+  | "counted";
+
+const previousDay = (day: string): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+async function suppress(tx: SqlQueryable, subscriberId: string, reason: string, now: Date): Promise<void> {
+  await tx.query(
+    `update subscribers set undeliverable_at = $2::timestamptz, undeliverable_reason = $3, updated_at = $2::timestamptz
+     where id = $1`,
+    [subscriberId, now.toISOString(), reason.slice(0, 1000)],
+  );
+  await abandonQueuedMail(tx, subscriberId, reason);
+}
+
+/** Mail still waiting for the address is never sent. */
+async function abandonQueuedMail(tx: SqlQueryable, subscriberId: string, reason: string): Promise<void> {
+  await tx.query(
+    `update mail_jobs set status = 'abandoned', payload = null, locked_until = null, last_error = $2
+     where subscriber_id = $1 and status = 'queued'`,
+    [subscriberId, reason.slice(0, 1000)],
+  );
+}
+
+export function createMailEventStore(db: SqlExecutor) {
+  return {
+    async apply(event: MailEvent, now: Date): Promise<EventEffect> {
+      return db.transaction(async (tx) => {
+        const recorded = await tx.query(
+          `insert into mail_events (source, event_id, kind, detail, occurred_at, received_at)
+           values ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz)
+           on conflict (source, event_id) do nothing returning event_id`,
+          [
+            event.source,
+            event.id.slice(0, 500),
+            event.kind,
+            maskAddresses(event.detail).slice(0, 1000),
+            event.occurredAt.toISOString(),
+            now.toISOString(),
+          ],
+        );
+        if (recorded.length === 0) return "duplicate";
+
+        const [subscriber] = await tx.query<{
+          id: string;
+          status: string;
+          suppressed: boolean;
+          soft_bounce_days: number;
+          last_soft_bounce_day: unknown;
+        }>(
+          `select id, status,
+             ${SUPPRESSED} as suppressed,
+             soft_bounce_days, to_char(last_soft_bounce_day, 'YYYY-MM-DD') as last_soft_bounce_day
+           from subscribers where lower(email) = lower($1) for update`,
+          [event.recipient],
+        );
+        if (!subscriber) return "unknown_recipient";
+        await tx.query(
+          `update mail_events set subscriber_id = $3,
+             edition_date = (select edition_date from effect_deliveries
+                             where subscriber_id = $3 and status = 'sent'
+                               and sent_at <= $4::timestamptz + interval '1 minute'
+                             order by sent_at desc limit 1)
+           where source = $1 and event_id = $2`,
+          [event.source, event.id.slice(0, 500), subscriber.id, event.occurredAt.toISOString()],
+        );
+        const reason = `${event.kind === "complaint" ? "Complained" : "Bounced"} (${event.source}): ${event.detail}`;
+
+        if (event.kind === "complaint") {
+          await tx.query(
+            `update subscribers set status = 'unsubscribed',
+               unsubscribed_at = case when status = 'unsubscribed' then unsubscribed_at else $2::timestamptz end,
+               unsubscribe_reason = case when status = 'unsubscribed' then unsubscribe_reason else 'complaint' end,
+               complained_at = $2::timestamptz, updated_at = $2::timestamptz
+             where id = $1`,
+            [subscriber.id, now.toISOString()],
+          );
+          await abandonQueuedMail(tx, subscriber.id, reason);
+          return subscriber.status === "unsubscribed" ? "already_unsubscribed" : "unsubscribed";
+        }
+        if (subscriber.suppressed) return "already_suppressed";
+        if (event.kind === "bounce") {
+          await suppress(tx, subscriber.id, reason, now);
+          return "suppressed";
+        }
+        // A temporary bounce: counted once per day, in a row.
+        const day = utcDay(event.occurredAt);
+        const last =
+          subscriber.last_soft_bounce_day === null ? null : String(subscriber.last_soft_bounce_day);
+        if (last !== null && last >= day) return "counted";
+        const days = last === previousDay(day) ? Number(subscriber.soft_bounce_days) + 1 : 1;
+        await tx.query(
+          `update subscribers set soft_bounce_days = $2, last_soft_bounce_day = $3::date, updated_at = $4::timestamptz where id = $1`,
+          [subscriber.id, days, day, now.toISOString()],
+        );
+        if (days < SOFT_BOUNCE_DAYS_TO_SUPPRESS) return "counted";
+        await suppress(tx, subscriber.id, `${reason} (temporary bounces on ${days} days in a row)`, now);
+        return "suppressed";
+      });
+    },
+  };
+}
+
+export type MailEventStore = ReturnType<typeof createMailEventStore>;

@@ -1,0 +1,42 @@
+/**
+ * A mail event as the list understands it, whichever provider reported it: a permanent bounce, a
+ * temporary one, or a spam complaint, for one recipient. Each source (`resend.ts`, `ses.ts`,
+ * `dsn.ts`) checks that a request really comes from its provider and reads it into these.
+ */
+
+export const MAIL_EVENT_SOURCES = ["resend", "ses", "dsn"] as const;
+export type MailEventSource = (typeof MAIL_EVENT_SOURCES)[number];
+
+/** `bounce`: permanent (the address is suppressed); `soft_bounce`: temporary (counted); `complaint`. */
+export type MailEventKind = "bounce" | "soft_bounce" | "complaint";
+
+export interface MailEvent {
+  source: MailEventSource;
+  /** The provider's id for this event and recipient: the same event delivered twice has the same id. */
+  id: string;
+  kind: MailEventKind;
+  recipient: string;
+  occurredAt: Date;
+  /** What the provider said, for the operator: `5.1.1 user unknown`, `abuse`. */
+  detail: string;
+}
+
+/** What a source made of one request: the events to apply, and for the log what else it was. */
+export interface SourceReading {
+  events: MailEvent[];
+  /** e.g. `ignored:email.delivered`, `subscribed` (SNS), `bounce`. */
+  outcome: string;
+}
+
+/** How far a signed timestamp may be from this clock: replays older than this are refused. */
+export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+
+/** Compares two strings in time that does not depend on where they differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = new TextEncoder().encode(a);
+  const right = new TextEncoder().encode(b);
+  let difference = left.length ^ right.length;
+  for (let index = 0; index < Math.max(left.length, right.length); index++)
+    difference |= (left[index] ?? 0) ^ (right[index] ?? 0);
+  return difference === 0;
+}

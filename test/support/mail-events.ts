@@ -1,0 +1,256 @@
+/**
+ * Mail events as the providers send them, signed with keys the tests make: Resend's Standard
+ * Webhooks signature, SNS's RSA signature with a certificate made by openssl (served through the
+ * injected fetch, as if from sns.<region>.amazonaws.com), and the raw DSN and ARF mails a relay
+ * returns. Each helper builds exactly what the provider's documentation describes.
+ */
+import { execFileSync } from "node:child_process";
+import { createSign } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { resendSignature } from "../../supabase/functions/_shared/mail-events/resend.ts";
+import { snsStringToSign } from "../../supabase/functions/_shared/mail-events/ses.ts";
+
+export const RESEND_SECRET = `whsec_${Buffer.from("a test webhook secret, 32 bytes!").toString("base64")}`;
+export const DSN_SECRET = "dsn-secret-for-the-tests-0123456789abcdef";
+export const TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:newsletter-events";
+export const CERT_URL = "https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-test.pem";
+
+/** The settings that turn every source on. */
+export const MAIL_EVENTS_ENV = {
+  RESEND_WEBHOOK_SECRET: RESEND_SECRET,
+  SES_TOPIC_ARN: TOPIC_ARN,
+  DSN_WEBHOOK_SECRET: DSN_SECRET,
+};
+
+/** A request to post: its headers and body. */
+export interface EventRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+export async function resendEvent(
+  payload: object,
+  options: { id?: string; at?: Date; secret?: string } = {},
+): Promise<EventRequest> {
+  const id = options.id ?? `msg_${Math.random().toString(36).slice(2)}`;
+  const timestamp = String(Math.floor((options.at ?? new Date()).getTime() / 1000));
+  const body = JSON.stringify(payload);
+  const signature = await resendSignature(options.secret ?? RESEND_SECRET, id, timestamp, Buffer.from(body));
+  return {
+    headers: {
+      "content-type": "application/json",
+      "svix-id": id,
+      "svix-timestamp": timestamp,
+      "svix-signature": signature,
+    },
+    body,
+  };
+}
+
+export const resendBounce = (to: string, type = "Permanent") => ({
+  type: "email.bounced",
+  created_at: new Date().toISOString(),
+  data: {
+    email_id: "4ef9a417",
+    to: [to],
+    subject: "Effect of the Day",
+    bounce: { type, subType: "General", message: "550 5.1.1 user unknown" },
+  },
+});
+
+export const resendComplaint = (to: string) => ({
+  type: "email.complained",
+  created_at: new Date().toISOString(),
+  data: { email_id: "4ef9a418", to: [to], subject: "Effect of the Day" },
+});
+
+/** An RSA key and a self-signed certificate for it, as SNS's signing certificate. */
+export interface SigningKey {
+  privateKey: string;
+  certificate: string;
+}
+
+export function makeSigningKey(): SigningKey {
+  const dir = mkdtempSync(path.join(tmpdir(), "sns-cert-"));
+  try {
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "key.pem",
+        "-out",
+        "cert.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=sns.amazonaws.com",
+      ],
+      { cwd: dir, stdio: "ignore" },
+    );
+    return {
+      privateKey: readFileSync(path.join(dir, "key.pem"), "utf8"),
+      certificate: readFileSync(path.join(dir, "cert.pem"), "utf8"),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** An SNS message of `type`, signed (SignatureVersion 2, SHA-256) with `key`. */
+export function snsMessage(
+  key: SigningKey,
+  type: "Notification" | "SubscriptionConfirmation",
+  fields: Record<string, string>,
+  options: { at?: Date; topic?: string; certUrl?: string; version?: "1" | "2" } = {},
+): EventRequest {
+  const message: Record<string, string> = {
+    Type: type,
+    MessageId: `sns-${Math.random().toString(36).slice(2)}`,
+    TopicArn: options.topic ?? TOPIC_ARN,
+    Timestamp: (options.at ?? new Date()).toISOString(),
+    SignatureVersion: options.version ?? "2",
+    SigningCertURL: options.certUrl ?? CERT_URL,
+    ...fields,
+  };
+  const signer = createSign(message.SignatureVersion === "1" ? "RSA-SHA1" : "RSA-SHA256");
+  signer.update(snsStringToSign(message));
+  message.Signature = signer.sign(key.privateKey, "base64");
+  return {
+    headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": type },
+    body: JSON.stringify(message),
+  };
+}
+
+export const sesBounce = (address: string, bounceType = "Permanent") =>
+  JSON.stringify({
+    notificationType: "Bounce",
+    bounce: {
+      bounceType,
+      bounceSubType: bounceType === "Permanent" ? "General" : "MailboxFull",
+      bouncedRecipients: [
+        { emailAddress: address, status: "5.1.1", diagnosticCode: "smtp; 550 5.1.1 user unknown" },
+      ],
+      timestamp: new Date().toISOString(),
+    },
+    mail: { messageId: "0100018c-ses", destination: [address] },
+  });
+
+export const sesComplaint = (address: string) =>
+  JSON.stringify({
+    notificationType: "Complaint",
+    complaint: {
+      complainedRecipients: [{ emailAddress: address }],
+      complaintFeedbackType: "abuse",
+      timestamp: new Date().toISOString(),
+    },
+    mail: { messageId: "0100018c-ses", destination: [address] },
+  });
+
+/** A fetch that serves `key`'s certificate at CERT_URL and records every URL it is asked for. */
+export function snsFetch(key: SigningKey) {
+  const requested: string[] = [];
+  const fetch = async (url: string) => {
+    requested.push(url);
+    if (url === CERT_URL) return new Response(key.certificate, { status: 200 });
+    if (url.startsWith("https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription"))
+      return new Response("<ConfirmSubscriptionResponse/>", { status: 200 });
+    return new Response("not found", { status: 404 });
+  };
+  return { fetch, requested };
+}
+
+const CRLF = (lines: string[]) => lines.join("\r\n");
+
+/** An RFC 3464 delivery status notification for `recipient` (`status` 5.1.1: a permanent failure). */
+export function dsnMail(
+  recipient: string,
+  options: { status?: string; action?: string; messageId?: string } = {},
+): string {
+  const status = options.status ?? "5.1.1";
+  return CRLF([
+    "From: Mail Delivery System <MAILER-DAEMON@relay.example.net>",
+    "To: newsletter@thepurposeeffect.example",
+    "Subject: Undelivered Mail Returned to Sender",
+    `Message-ID: ${options.messageId ?? `<dsn-${Math.random().toString(36).slice(2)}@relay.example.net>`}`,
+    `Date: ${new Date().toUTCString()}`,
+    "MIME-Version: 1.0",
+    'Content-Type: multipart/report; report-type=delivery-status; boundary="BOUNDARY"',
+    "",
+    "--BOUNDARY",
+    "Content-Type: text/plain; charset=us-ascii",
+    "",
+    "I'm sorry to have to inform you that your message could not be delivered.",
+    "",
+    "--BOUNDARY",
+    "Content-Type: message/delivery-status",
+    "",
+    "Reporting-MTA: dns; relay.example.net",
+    "Arrival-Date: Tue, 24 Nov 2026 06:00:58 +0000",
+    "",
+    `Final-Recipient: rfc822; ${recipient}`,
+    `Original-Recipient: rfc822;${recipient}`,
+    `Action: ${options.action ?? "failed"}`,
+    `Status: ${status}`,
+    "Remote-MTA: dns; mx.example.com",
+    `Diagnostic-Code: smtp; ${status.startsWith("5") ? "550" : "452"} ${status} mailbox`,
+    "    unavailable",
+    "",
+    "--BOUNDARY",
+    "Content-Type: text/rfc822-headers",
+    "",
+    "From: Effect of the Day <newsletter@thepurposeeffect.example>",
+    `To: ${recipient}`,
+    "Subject: Effect of the Day",
+    "",
+    "--BOUNDARY--",
+    "",
+  ]);
+}
+
+/** An RFC 5965 abuse report, naming its recipient only in the reported mail's To when `inHeadersOnly`. */
+export function arfMail(
+  recipient: string,
+  options: { inHeadersOnly?: boolean; feedbackType?: string } = {},
+): string {
+  return CRLF([
+    "From: Feedback Loop <fbl@isp.example.net>",
+    "To: abuse@thepurposeeffect.example",
+    "Subject: FW: Effect of the Day",
+    `Message-ID: <arf-${Math.random().toString(36).slice(2)}@isp.example.net>`,
+    `Date: ${new Date().toUTCString()}`,
+    "MIME-Version: 1.0",
+    'Content-Type: multipart/report; report-type=feedback-report; boundary="PART"',
+    "",
+    "--PART",
+    "Content-Type: text/plain",
+    "",
+    "This is an email abuse report.",
+    "",
+    "--PART",
+    "Content-Type: message/feedback-report",
+    "",
+    `Feedback-Type: ${options.feedbackType ?? "abuse"}`,
+    "User-Agent: SomeGenerator/1.0",
+    "Version: 1",
+    ...(options.inHeadersOnly ? [] : [`Original-Rcpt-To: <${recipient}>`]),
+    "",
+    "--PART",
+    "Content-Type: message/rfc822",
+    "",
+    "From: Effect of the Day <newsletter@thepurposeeffect.example>",
+    `To: ${recipient}`,
+    "Subject: Effect of the Day",
+    "",
+    "Today's Effect.",
+    "",
+    "--PART--",
+    "",
+  ]);
+}
