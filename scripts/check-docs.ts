@@ -27,7 +27,7 @@ const GENERATED =
 
 /** Files a build writes (`404.html`, an Effect's `mail.json`, content-hashed bundles), never tracked. */
 const BUILT =
-  /(^|\/)(404\.html|mail\.json|sender\.json|config\.yml|feed\.json|rss\.xml)$|index\.html$|[-.][0-9a-f]{8,}\.(js|css)$/;
+  /(^|\/)(404\.html|mail\.json|sender\.json|latest\.json|config\.yml|feed\.json|rss\.xml)$|index\.html$|[-.][0-9a-f]{8,}\.(js|css)$/;
 
 /** A folder path in backticks: `server/`, `supabase/functions/_shared/`. */
 const FOLDER = /^[\w.-]+(\/[\w.-]+)*\/$/;

@@ -26,6 +26,7 @@ import {
 import { LOCAL_BACKEND_URL } from "../src/content/cms-config.ts";
 import { readSenderIdentity } from "../src/content/read-brand.ts";
 import { createApp } from "./app.ts";
+import { latestEdition } from "./effect-editions.ts";
 import { startEffectService } from "./effect-service.ts";
 import { parseLocalEnv } from "./local-env.ts";
 import { startRetryTimer } from "./retry-timer.ts";
@@ -131,6 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log,
       now: options.now,
       fetch: options.fetch,
+      latestEdition: latestEdition(local.publicDir, config.siteUrl),
     });
     const effects = await startEffectService({
       db: storage.db,

@@ -1,12 +1,18 @@
 /**
  * Writes the files an Effect has besides its page: the two feeds, each published Effect's mail
- * edition, and the sender's identity (newsletter/sender.json), into the built site. A mail edition left by an earlier build (one made for a later
+ * edition, the sender's identity (newsletter/sender.json) and the newest edition's date
+ * (newsletter/latest.json), into the built site. A mail edition left by an earlier build (one made for a later
  * day, or before an Effect was deleted) is removed, so the sender never finds an Effect the site
  * does not publish.
  */
 import { mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type SenderIdentity, SENDER_IDENTITY_PATH } from "../../supabase/functions/_shared/published";
+import {
+  LATEST_EDITION_PATH,
+  type LatestEdition,
+  type SenderIdentity,
+  SENDER_IDENTITY_PATH,
+} from "../../supabase/functions/_shared/published";
 import type { EffectPages } from "../content/schema";
 import type { Effect } from "./effects";
 import { jsonFeed, rssFeed } from "./feeds";
@@ -59,6 +65,12 @@ export async function writeEffectFiles(
     const edition = mailEdition(effect, { siteUrl: brand.siteUrl, texts });
     await write(mailEditionPath(effect.date), `${JSON.stringify(edition, null, 2)}\n`);
   }
+  // The welcome mail's Effect: the newest with a mail edition (`published` is newest first).
+  const latest = mailable[0];
+  if (latest) {
+    const pointer: LatestEdition = { date: latest.date };
+    await write(LATEST_EDITION_PATH, `${JSON.stringify(pointer)}\n`);
+  } else await rm(fileOf(LATEST_EDITION_PATH), { force: true });
 }
 
 /** Deletes `<dir>/<day>/mail.json` for every day not published, and the folder if nothing else is left. */

@@ -29,6 +29,12 @@ export function publishEdition(publicDir: string, edition: MailEdition): string 
   return file;
 }
 
+/** Writes `publicDir/newsletter/latest.json`, naming the edition the welcome mail carries. */
+export function publishLatest(publicDir: string, date: string): void {
+  mkdirSync(path.join(publicDir, "newsletter"), { recursive: true });
+  writeFileSync(path.join(publicDir, "newsletter", "latest.json"), JSON.stringify({ date }));
+}
+
 export const readerAddress = (index: number) => `reader${index}@example.com`;
 
 /**

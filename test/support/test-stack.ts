@@ -90,7 +90,7 @@ export interface TestStack {
    * that nothing more was, without waiting a fixed time.
    */
   drainMail(): Promise<void>;
-  /** The states of the mail jobs to `address` in the database, oldest first (`queued`, `sent`, `abandoned`). */
+  /** The states of the confirmation mail jobs to `address` (not its reminder or welcome), oldest first (`queued`, `sent`, `abandoned`). */
   mailJobsTo(address: string): Promise<string[]>;
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -112,7 +112,7 @@ const postTo = (
 
 async function mailJobStates(db: SqlExecutor, address: string): Promise<string[]> {
   const rows = await db.query<{ status: string }>(
-    "select status from mail_jobs where lower(recipient) = lower($1) order by created_at, id",
+    "select status from mail_jobs where kind = 'confirmation' and lower(recipient) = lower($1) order by created_at, id",
     [address],
   );
   return rows.map((row) => row.status);

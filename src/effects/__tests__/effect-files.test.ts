@@ -38,6 +38,10 @@ describe("the files an Effect has besides its page", () => {
     await writeEffectFiles(dir, { published, brand, texts, today: "2026-11-23" });
     expect(existsSync(path.join(dir, "effects/2026-11-23/mail.json"))).toBe(true);
     expect(existsSync(path.join(dir, "effects/2026-11-24/mail.json"))).toBe(false);
+    // The welcome mail's Effect is the newest with a mail edition, never the day to come.
+    expect(JSON.parse(readFileSync(path.join(dir, "newsletter/latest.json"), "utf8"))).toEqual({
+      date: "2026-11-23",
+    });
     // The feeds are the site's: they show what the build publishes.
     expect(JSON.parse(readFileSync(path.join(dir, "effects/feed.json"), "utf8")).items).toHaveLength(2);
   });
@@ -53,5 +57,12 @@ describe("the files an Effect has besides its page", () => {
     expect(existsSync(path.join(dir, "effects/2026-11-20/mail.json"))).toBe(false);
     expect(existsSync(path.join(dir, "effects/2026-11-20/index.html"))).toBe(true);
     expect(existsSync(path.join(dir, "effects/2026-11-22/mail.json"))).toBe(true);
+  });
+
+  it("names no latest edition when no Effect has a mail edition", async () => {
+    await writeEffectFiles(dir, { published: [effect("2026-11-22")], brand, texts });
+    expect(existsSync(path.join(dir, "newsletter/latest.json"))).toBe(true);
+    await writeEffectFiles(dir, { published: [effect("2026-11-24")], brand, texts, today: "2026-11-23" });
+    expect(existsSync(path.join(dir, "newsletter/latest.json"))).toBe(false);
   });
 });

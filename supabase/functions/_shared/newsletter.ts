@@ -15,6 +15,8 @@ import type { FunctionName, FunctionSpec } from "./http/function-spec.ts";
 import type { Logger } from "./logger.ts";
 import type { IdentitySource } from "./published.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
+import type { LatestEditionSource } from "./effect-sending/edition-source.ts";
+import { createWelcome } from "./effect-sending/welcome.ts";
 import { createMailEvents } from "./mail-events/receive.ts";
 import type { Fetch } from "./mail-events/ses.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
@@ -38,6 +40,8 @@ export interface NewsletterDeps {
   now?: () => Date;
   /** What `mail-events/ses` fetches SNS's certificates with (tests serve their own). */
   fetch?: Fetch;
+  /** The newest published Effect, for the welcome mail; without it no welcome is sent. */
+  latestEdition?: LatestEditionSource;
 }
 
 export function createNewsletter(deps: NewsletterDeps) {
@@ -65,6 +69,17 @@ export function createNewsletter(deps: NewsletterDeps) {
     log,
     now,
     housekeeping: () => purge().then(() => undefined),
+    welcome: deps.latestEdition
+      ? createWelcome({
+          db,
+          queue,
+          mailer,
+          latestEdition: deps.latestEdition,
+          log,
+          now,
+          retry: { baseSeconds: config.mailRetryBaseSeconds, maxSeconds: config.mailRetryMaxSeconds },
+        })
+      : undefined,
   });
   const functions: FunctionSpec[] = [
     sendConfirmation({ subscriptions, config, now }),

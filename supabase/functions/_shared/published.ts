@@ -7,6 +7,8 @@
  *   `{{unsubscribe_url}}` placeholder the sender replaces per recipient.
  * - `/newsletter/sender.json`: the names and time zone the mail uses (`SenderIdentity`), from
  *   content/brand.yaml and content/effect-pages.yaml, so the sender has no copy of them.
+ * - `/newsletter/latest.json`: the newest Effect with a mail edition (`LatestEdition`), which the
+ *   welcome mail carries.
  */
 
 export interface MailEdition {
@@ -37,6 +39,13 @@ export interface SenderIdentity {
 }
 
 export const SENDER_IDENTITY_PATH = "/newsletter/sender.json";
+
+/** The newest published Effect that has a mail edition (never a day after the build's real today). */
+export interface LatestEdition {
+  date: string;
+}
+
+export const LATEST_EDITION_PATH = "/newsletter/latest.json";
 
 /** Where a host gets the identity: the content (the local stack) or sender.json on the site (Supabase). */
 export type IdentitySource = () => Promise<SenderIdentity>;

@@ -15,8 +15,8 @@ import { createPostgresExecutor } from "../db/postgres-executor.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
 import { createLogMailer } from "../mail/log-mailer.ts";
 import { createSmtpMailer } from "../mail/smtp.ts";
-import { createNewsletter } from "../newsletter.ts";
-import { publishedIdentity } from "../effect-sending/edition-source.ts";
+import { createNewsletter, type NewsletterDeps } from "../newsletter.ts";
+import { publishedIdentity, publishedLatestEdition } from "../effect-sending/edition-source.ts";
 
 interface EdgeRuntimeGlobal {
   waitUntil(promise: Promise<unknown>): void;
@@ -25,7 +25,16 @@ interface EdgeRuntimeGlobal {
 /** Supabase's runtime keeps the worker alive for promises handed to `waitUntil`. */
 const edgeRuntime = (globalThis as { EdgeRuntime?: EdgeRuntimeGlobal }).EdgeRuntime;
 
-/** Serves the three newsletter functions; Supabase sends each entry only its own path. */
+/** The newsletter as a Deno host wires it: the names in the mail and the welcome's Effect come from the site. */
+export function newsletterFromSite(parts: Pick<NewsletterDeps, "db" | "mailer" | "config" | "log">) {
+  return createNewsletter({
+    ...parts,
+    identity: publishedIdentity(parts.config.siteUrl),
+    latestEdition: publishedLatestEdition(parts.config.siteUrl),
+  });
+}
+
+/** Serves the three newsletter functions and mail-events; Supabase sends each entry only its own path. */
 export function serveNewsletter(): void {
   const log = maskingLogger(consoleLogger);
   const env = Deno.env.toObject();
@@ -38,8 +47,7 @@ export function serveNewsletter(): void {
   // named prepared statements, so the URL may point at Supabase's transaction pooler too.
   const db = createPostgresExecutor(databaseUrl, { max: 3 });
   const mailer = smtpUrl ? createSmtpMailer(smtpUrl) : createLogMailer(log);
-  const identity = publishedIdentity(config.siteUrl);
-  const newsletter = createNewsletter({ db, mailer, config, identity, log });
+  const newsletter = newsletterFromSite({ db, mailer, config, log });
   // Functions have no timer of their own: retries ride on the next request's `waitUntil`.
   // Without EdgeRuntime (plain `deno run`) the promise simply runs on.
   const waitUntil = (work: Promise<unknown>) => edgeRuntime?.waitUntil(work);

@@ -2,7 +2,8 @@
  * The Deno side of `send-effect`, served as the core's app (`app.ts`) with `Deno.serve(app.fetch)`:
  * configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL`,
  * the pooled SMTP mailer from `SMTP_URL` (required on hosted Supabase), and the key pg_cron
- * sends from `SEND_EFFECT_KEY`. Checked by `deno check`, not `tsc`, like serve-function.ts.
+ * sends from `SEND_EFFECT_KEY`. Each call also delivers the mail queue's due jobs (Supabase has no
+ * other clock). Checked by `deno check`, not `tsc`, like serve-function.ts.
  */
 import { createFunctionsApp } from "../app.ts";
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
@@ -10,6 +11,7 @@ import { createPostgresExecutor } from "../db/postgres-executor.ts";
 import { createLogMailer } from "../mail/log-mailer.ts";
 import { createSmtpMailer } from "../mail/smtp.ts";
 import { publishedIdentity } from "../effect-sending/edition-source.ts";
+import { newsletterFromSite } from "./serve-function.ts";
 import { createSendEffectHandler } from "../effect-sending/send-effect-handler.ts";
 import { parseSendingConfig } from "../effect-sending/sending-config.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
@@ -27,10 +29,12 @@ export function serveSendEffect(): void {
   const mailer = smtpUrl
     ? createSmtpMailer(smtpUrl, { pooled: { maxConnections: sending.maxConnections } })
     : createLogMailer(log);
+  const db = createPostgresExecutor(databaseUrl, { max: 3 });
+  const identity = publishedIdentity(config.siteUrl);
   const handler = createSendEffectHandler({
-    db: createPostgresExecutor(databaseUrl, { max: 3 }),
+    db,
     config,
-    identity: publishedIdentity(config.siteUrl),
+    identity,
     sending,
     mailer,
     log,
@@ -40,9 +44,21 @@ export function serveSendEffect(): void {
     owner: `send-effect:${crypto.randomUUID()}`,
   });
 
+  // The schedule's call each minute is also the mail queue's clock on Supabase, where nothing else
+  // wakes up: a confirmation's retry, a reminder come due, a welcome waiting for the site.
+  const newsletter = newsletterFromSite({ db, mailer, config, log });
+  const edgeRuntime = (globalThis as { EdgeRuntime?: { waitUntil(work: Promise<unknown>): void } })
+    .EdgeRuntime;
+  const sendEffectThenMail = async (request: Request) => {
+    const answer = await handler(request);
+    const delivering = newsletter.deliverDue();
+    if (edgeRuntime) edgeRuntime.waitUntil(delivering);
+    return answer;
+  };
+
   const options = port ? { port, hostname: "127.0.0.1" } : {};
   const app = createFunctionsApp(
-    { sendEffect: handler, log, allowedOrigins: [] },
+    { sendEffect: sendEffectThenMail, log, allowedOrigins: [] },
     { clientAddress: () => "scheduler" },
   );
   Deno.serve(options, app.fetch);

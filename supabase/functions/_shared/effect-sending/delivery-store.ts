@@ -59,7 +59,17 @@ export function createDeliveryStore(db: SqlExecutor) {
            returning edition_date`,
           [edition.date, edition.subject, edition.html, edition.text, edition.url, now.toISOString()],
         );
-        if (created.length === 0) {
+        // A welcome mail may have made the row before the day's send: its recipients are fixed now, once.
+        const fixing =
+          created.length === 1 ||
+          (
+            await tx.query(
+              `update effect_editions set recipients_fixed = true
+               where edition_date = $1::date and not recipients_fixed returning edition_date`,
+              [edition.date],
+            )
+          ).length === 1;
+        if (!fixing) {
           const [row] = await tx.query<{ count: number }>(
             `select count(*)::int as count from effect_deliveries where edition_date = $1::date`,
             [edition.date],
@@ -77,10 +87,87 @@ export function createDeliveryStore(db: SqlExecutor) {
       });
     },
 
-    /** The edition as prepared (the mail every recipient gets), or null when it is not prepared. */
+    /**
+     * The welcome mail's delivery of `edition` to a reader who just confirmed, recorded as that
+     * edition's delivery so the day's send does not mail it again: `sending` under the lease
+     * `welcome` with a fresh unsubscribe token, and the mail as the edition keeps it (the row is
+     * made if the day's send has not made it yet, its recipients not fixed). "had": the reader has
+     * a delivery of it already (sent, or being sent); "gone": no longer confirmed, or refused mail.
+     */
+    async claimWelcome(
+      edition: MailEdition,
+      subscriberId: string,
+      now: Date,
+      leaseUntil: Date,
+    ): Promise<{ delivery: ClaimedDelivery; edition: MailEdition } | "had" | "gone"> {
+      return db.transaction(async (tx) => {
+        const [subscriber] = await tx.query<{ email: string; wanted: boolean }>(
+          `select s.email, ${DELIVERABLE} as wanted from subscribers s where s.id = $1 for update`,
+          [subscriberId],
+        );
+        if (!subscriber?.wanted) return "gone";
+        await tx.query(
+          `insert into effect_editions (edition_date, subject, html, text, url, prepared_at, recipients_fixed)
+           values ($1::date, $2, $3, $4, $5, $6::timestamptz, false)
+           on conflict (edition_date) do nothing`,
+          [edition.date, edition.subject, edition.html, edition.text, edition.url, now.toISOString()],
+        );
+        const [existing] = await tx.query<{ id: string; status: DeliveryState }>(
+          `select id, status from effect_deliveries where edition_date = $1::date and subscriber_id = $2 for update`,
+          [edition.date, subscriberId],
+        );
+        if (existing && existing.status !== "queued") return "had";
+        const [row] = existing
+          ? await tx.query<{ id: string }>(
+              `update effect_deliveries set status = 'sending', attempts = attempts + 1, lease_owner = 'welcome',
+                 lease_until = $2::timestamptz where id = $1 returning id`,
+              [existing.id, leaseUntil.toISOString()],
+            )
+          : await tx.query<{ id: string }>(
+              `insert into effect_deliveries (edition_date, subscriber_id, recipient, status, attempts, lease_owner, lease_until)
+               values ($1::date, $2, $3, 'sending', 1, 'welcome', $4::timestamptz) returning id`,
+              [edition.date, subscriberId, subscriber.email, leaseUntil.toISOString()],
+            );
+        const token = newToken();
+        await tx.query(
+          `insert into effect_unsubscribe_tokens (token_hash, subscriber_id, delivery_id, created_at)
+           values ($1, $2, $3, $4::timestamptz)`,
+          [await sha256Hex(token), subscriberId, row.id, now.toISOString()],
+        );
+        const [stored] = await tx.query<{ subject: string; html: string; text: string; url: string }>(
+          `select subject, html, text, url from effect_editions where edition_date = $1::date`,
+          [edition.date],
+        );
+        return {
+          delivery: { id: row.id, recipient: subscriber.email, unsubscribeToken: token },
+          edition: { date: edition.date, ...stored },
+        };
+      });
+    },
+
+    /** The welcome's delivery after its send: sent, failed for good, or queued again (its job retries). */
+    async finishWelcome(
+      deliveryId: string,
+      result: "sent" | "failed" | "queued",
+      now: Date,
+      reason?: string,
+    ): Promise<void> {
+      await db.query(
+        `update effect_deliveries set status = $2, lease_owner = null, lease_until = null,
+           sent_at = case when $2 = 'sent' then $3::timestamptz else sent_at end,
+           next_attempt_at = $3::timestamptz, last_error = $4
+         where id = $1 and status in ('sending', 'unknown')`,
+        [deliveryId, result, now.toISOString(), reason?.slice(0, 1000) ?? null],
+      );
+    },
+
+    /**
+     * The edition as prepared (the mail every recipient gets), or null when it is not prepared: its
+     * recipients not fixed yet (a welcome mail's row alone does not count).
+     */
     async edition(date: string): Promise<MailEdition | null> {
       const [row] = await db.query<{ subject: string; html: string; text: string; url: string }>(
-        `select subject, html, text, url from effect_editions where edition_date = $1::date`,
+        `select subject, html, text, url from effect_editions where edition_date = $1::date and recipients_fixed`,
         [date],
       );
       return row ? { date, subject: row.subject, html: row.html, text: row.text, url: row.url } : null;

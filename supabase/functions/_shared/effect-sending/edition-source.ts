@@ -6,6 +6,7 @@
 import { isCalendarDay } from "../calendar-day.ts";
 import {
   type IdentitySource,
+  LATEST_EDITION_PATH,
   mailEditionPath,
   SENDER_IDENTITY_PATH,
   type SenderIdentity,
@@ -42,6 +43,31 @@ export async function fetchEdition(
     throw new EditionError(`${address} is not JSON`);
   }
   return parseEdition(body, date, address);
+}
+
+/** Where the welcome mail finds its Effect: the newest edition, or null when none is published. */
+export type LatestEditionSource = () => Promise<MailEdition | null>;
+
+/** A parsed latest.json: the date of the newest edition, or null for anything else. */
+export function parseLatestDate(value: unknown): string | null {
+  const date = (value as { date?: unknown } | null)?.date;
+  return typeof date === "string" && isCalendarDay(date) ? date : null;
+}
+
+/** The newest edition the site publishes (`/newsletter/latest.json`, then its mail.json). */
+export function publishedLatestEdition(
+  siteUrl: string,
+  fetchImpl: typeof fetch = fetch,
+): LatestEditionSource {
+  return async () => {
+    const address = `${siteUrl}${LATEST_EDITION_PATH}`;
+    const response = await fetchImpl(address, { signal: AbortSignal.timeout(15_000) });
+    if (response.status === 404) return null;
+    if (!response.ok) throw new EditionError(`Could not read ${address}: it answered ${response.status}`);
+    const date = parseLatestDate(await response.json().catch(() => null));
+    if (!date) throw new EditionError(`${address} names no edition`);
+    return fetchEdition(siteUrl, date, fetchImpl);
+  };
 }
 
 /** A parsed sender.json, checked: both names and a time zone this runtime knows. */

@@ -1,5 +1,5 @@
 /**
- * The confirmation mail: an HTML and a plain-text part with the same content, and the list
+ * The confirmation mail, and its one reminder: an HTML and a plain-text part with the same content, and the list
  * headers every mail to a subscriber carries (list-headers.ts).
  * Nothing a visitor typed reaches the mail except the recipient address, so a signup form
  * cannot be used to send someone else a message. The page links built here are the only ones.
@@ -13,6 +13,8 @@ export interface ConfirmationMailInput {
   confirmToken: string;
   unsubscribeToken: string;
   expiresAt: Date;
+  /** The signup's one reminder, a day after the first mail went unanswered. */
+  reminder?: boolean;
 }
 
 /** "Mon, 23 Nov 2026 19:13:15 GMT": unambiguous for every reader, whatever their time zone. */
@@ -23,19 +25,27 @@ export function confirmationMail(settings: MailSettings, input: ConfirmationMail
   const unsubscribe = unsubscribePageUrl(settings, input.unsubscribeToken);
   const expires = formatExpiry(input.expiresAt);
   const { newsletterName, brandName } = settings;
-  const subject = `Confirm your subscription to ${newsletterName}`;
+  const subject = input.reminder
+    ? `Reminder: confirm your subscription to ${newsletterName}`
+    : `Confirm your subscription to ${newsletterName}`;
+  const opening = input.reminder
+    ? `Yesterday someone signed up with this address for ${newsletterName}, the daily newsletter from ${brandName}, and it has not been confirmed yet. If you want to receive it, please confirm now.`
+    : `Please confirm that you want to receive ${newsletterName}, the daily newsletter from ${brandName}.`;
+  const ifNotYou = input.reminder
+    ? "This is our only reminder. If it wasn't you who signed up, ignore this mail: you will not be subscribed and will not hear from us again."
+    : "If it wasn't you who signed up, ignore this mail: you will not be subscribed, and after at most one reminder you will not hear from us again.";
 
   const text = [
     "Hello,",
     "",
-    `Please confirm that you want to receive ${newsletterName}, the daily newsletter from ${brandName}.`,
+    opening,
     "",
     "Confirm your subscription:",
     confirm,
     "",
     `This link expires on ${expires}.`,
     "",
-    "If it wasn't you who signed up, ignore this mail: you will not be subscribed and will not hear from us again.",
+    ifNotYou,
     "",
     "--",
     brandName,
@@ -56,11 +66,11 @@ export function confirmationMail(settings: MailSettings, input: ConfirmationMail
 <tr><td>
 <h1 style="font-size:22px;margin:0 0 16px;">${e(newsletterName)}</h1>
 <p style="font-size:16px;line-height:1.5;">Hello,</p>
-<p style="font-size:16px;line-height:1.5;">Please confirm that you want to receive ${e(newsletterName)}, the daily newsletter from ${e(brandName)}.</p>
+<p style="font-size:16px;line-height:1.5;">${e(opening)}</p>
 <p style="margin:24px 0;"><a href="${e(confirm)}" style="display:inline-block;background:#111;color:#fff;padding:12px 20px;text-decoration:none;font-weight:bold;">Confirm your subscription</a></p>
 <p style="font-size:14px;line-height:1.5;">Or open this link: <a href="${e(confirm)}">${e(confirm)}</a></p>
 <p style="font-size:14px;line-height:1.5;">This link expires on ${e(expires)}.</p>
-<p style="font-size:14px;line-height:1.5;">If it wasn't you who signed up, ignore this mail: you will not be subscribed and will not hear from us again.</p>
+<p style="font-size:14px;line-height:1.5;">${e(ifNotYou)}</p>
 <p style="font-size:12px;line-height:1.5;color:#555;margin-top:32px;">${e(brandName)} · <a href="${e(unsubscribe)}" style="color:#555;">Unsubscribe</a></p>
 </td></tr>
 </table>

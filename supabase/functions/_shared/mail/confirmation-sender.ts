@@ -1,5 +1,6 @@
 /**
- * Delivers queued mail jobs: claims due jobs, renders each mail, hands it to a transport, and
+ * Delivers queued mail jobs (the confirmation, its reminder, and through `welcome` the welcome
+ * mail): claims due jobs, renders each mail, hands it to a transport, and
  * records the result. A failure is retried with backoff, so an SMTP outage delays a confirmation
  * mail but never loses it; a job whose link has expired meanwhile is abandoned (and logged),
  * because its link would no longer work. This is the only "run once more" loop: every trigger
@@ -26,6 +27,8 @@ export interface MailSenderDeps {
   now: () => Date;
   /** Work that rides on the sender now and then (the purge); its failure is logged like a run's. */
   housekeeping?: () => Promise<void>;
+  /** Delivers a `welcome` job (the effect-sending folder's welcome); without it, welcome jobs are abandoned. */
+  welcome?: { deliver(job: MailJob, settings: MailSettings): Promise<void> };
 }
 
 /** Jobs per claim, and claims per run: one run is bounded; the next kick continues. */
@@ -52,7 +55,20 @@ export function createMailSender(deps: MailSenderDeps) {
   let stopping = false;
 
   async function deliver(job: MailJob, settings: MailSettings): Promise<void> {
-    const payload = job.payload;
+    if (job.kind === "welcome") {
+      if (deps.welcome) return deps.welcome.deliver(job, settings);
+      await queue.abandon(job.id, "This sender has no welcome mail");
+      return;
+    }
+    let payload = job.payload;
+    if (job.kind === "reminder") {
+      // The reminder's link is made now: the signup may have been confirmed meanwhile.
+      payload = await queue.startReminder(job, now(), config.confirmTokenTtlHours);
+      if (!payload) {
+        await queue.abandon(job.id, "Nothing to remind of: confirmed, unsubscribed or refused mail since");
+        return;
+      }
+    }
     if (!payload) {
       await queue.abandon(job.id, "The job has no payload");
       log.error(`mail job ${job.id} abandoned: no payload`);
@@ -71,6 +87,7 @@ export function createMailSender(deps: MailSenderDeps) {
       confirmToken: payload.confirmToken,
       unsubscribeToken: payload.unsubscribeToken,
       expiresAt,
+      reminder: job.kind === "reminder",
     });
     try {
       await mailer.send(message);

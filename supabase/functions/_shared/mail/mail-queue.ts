@@ -1,11 +1,12 @@
 /**
- * The mail queue: durable jobs in `mail_jobs`, written in the same transaction as the change that
+ * The mail queue: durable jobs in `mail_jobs` (the confirmation, its one reminder, the welcome), written in the same transaction as the change that
  * needs the mail, claimed by senders with `for update skip locked` so several instances share the
  * queue without sending a mail twice. A job has one of three states, each one word: `queued`
  * (waiting, or waiting for its retry: `scheduleRetry`), `sent`, or `abandoned` (it will never be
  * sent: its link expired, a newer mail superseded it, or the server refused the address for good).
  */
 import { type SqlExecutor, type SqlQueryable, toDate } from "../db/sql-executor.ts";
+import { newToken, sha256Hex } from "../subscriptions/tokens.ts";
 
 /** What a confirmation job carries until it is sent: the raw tokens for the mail's links. */
 export interface ConfirmationPayload {
@@ -14,8 +15,20 @@ export interface ConfirmationPayload {
   expiresAt: string;
 }
 
+/**
+ * `confirmation`: the signup's mail, its tokens in the payload. `reminder`: queued with it, due
+ * `REMINDER_AFTER_HOURS` later; its fresh link is made when it is sent (`startReminder`).
+ * `welcome`: queued by the confirmation; the latest published Effect, chosen when it is sent.
+ */
+export type MailKind = "confirmation" | "reminder" | "welcome";
+
+/** A signup still unconfirmed this long after its mail gets one reminder. */
+export const REMINDER_AFTER_HOURS = 24;
+
 export interface MailJob {
   id: string;
+  kind: MailKind;
+  subscriberId: string;
   recipient: string;
   attempts: number;
   payload: ConfirmationPayload | null;
@@ -36,6 +49,43 @@ export async function enqueueConfirmation(
     [subscriberId, recipient, JSON.stringify(payload), now.toISOString()],
   );
   return job.id;
+}
+
+/**
+ * Queues the signup's one reminder, due `REMINDER_AFTER_HOURS` after its mail, unless this signup
+ * has had its reminder already (a resend does not earn a second). Inside the caller's transaction.
+ */
+export async function enqueueReminder(
+  tx: SqlQueryable,
+  subscriberId: string,
+  recipient: string,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `insert into mail_jobs (subscriber_id, kind, recipient, next_attempt_at, created_at)
+     select id, 'reminder', $2, $3::timestamptz, $4::timestamptz from subscribers
+     where id = $1 and status = 'pending' and (reminded_at is null or reminded_at < signed_up_at)`,
+    [
+      subscriberId,
+      recipient,
+      new Date(now.getTime() + REMINDER_AFTER_HOURS * 3_600_000).toISOString(),
+      now.toISOString(),
+    ],
+  );
+}
+
+/** Queues the welcome mail inside the confirmation's transaction. */
+export async function enqueueWelcome(
+  tx: SqlQueryable,
+  subscriberId: string,
+  recipient: string,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `insert into mail_jobs (subscriber_id, kind, recipient, next_attempt_at, created_at)
+     values ($1, 'welcome', $2, $3::timestamptz, $3::timestamptz)`,
+    [subscriberId, recipient, now.toISOString()],
+  );
 }
 
 /**
@@ -70,7 +120,14 @@ export function createMailQueue(db: SqlExecutor) {
      * senders (function instances) share the queue without sending a mail twice.
      */
     async claimDue(now: Date, lockedUntil: Date, limit: number): Promise<MailJob[]> {
-      const rows = await db.query<{ id: string; recipient: string; attempts: number; payload: unknown }>(
+      const rows = await db.query<{
+        id: string;
+        kind: MailKind;
+        subscriber_id: string;
+        recipient: string;
+        attempts: number;
+        payload: unknown;
+      }>(
         `update mail_jobs set attempts = attempts + 1, locked_until = $2::timestamptz
          where id in (
            select id from mail_jobs
@@ -79,11 +136,13 @@ export function createMailQueue(db: SqlExecutor) {
            order by next_attempt_at
            limit $3
            for update skip locked)
-         returning id, recipient, attempts, payload`,
+         returning id, kind, subscriber_id, recipient, attempts, payload`,
         [now.toISOString(), lockedUntil.toISOString(), limit],
       );
       return rows.map((row) => ({
         id: row.id,
+        kind: row.kind,
+        subscriberId: row.subscriber_id,
         recipient: row.recipient,
         attempts: Number(row.attempts),
         payload: readPayload(row.payload),
@@ -108,12 +167,44 @@ export function createMailQueue(db: SqlExecutor) {
           [jobId, now.toISOString()],
         );
         if (subscriber) {
-          await tx.query(`update subscribers set mail_sent_at = $2::timestamptz where id = $1`, [
-            subscriber.id,
-            now.toISOString(),
-          ]);
+          // The confirmation's send time, and a reminder's (one per signup).
+          await tx.query(
+            `update subscribers set
+               mail_sent_at = case when j.kind = 'confirmation' then $2::timestamptz else mail_sent_at end,
+               reminded_at = case when j.kind = 'reminder' then $2::timestamptz else reminded_at end
+             from mail_jobs j where subscribers.id = $1 and j.id = $3`,
+            [subscriber.id, now.toISOString(), jobId],
+          );
         }
       });
+    },
+
+    /**
+     * A due reminder's fresh link: new tokens for a signup still waiting for its confirmation (the
+     * earlier links stop working, as for a resend), or null when there is nothing to remind of
+     * (confirmed meanwhile, unsubscribed, purged, or refused mail since). In one transaction,
+     * subscriber locked first as everywhere.
+     */
+    async startReminder(job: MailJob, now: Date, ttlHours: number): Promise<ConfirmationPayload | null> {
+      const confirmToken = newToken();
+      const unsubscribeToken = newToken();
+      const expiresAt = new Date(now.getTime() + ttlHours * 3_600_000);
+      const rows = await db.query(
+        `update subscribers set confirm_token_hash = $2, unsubscribe_token_hash = $3, confirm_expires_at = $4::timestamptz,
+           updated_at = $5::timestamptz
+         where id = $1 and status = 'pending' and undeliverable_at is null
+         returning id`,
+        [
+          job.subscriberId,
+          await sha256Hex(confirmToken),
+          await sha256Hex(unsubscribeToken),
+          expiresAt.toISOString(),
+          now.toISOString(),
+        ],
+      );
+      return rows.length === 1
+        ? { confirmToken, unsubscribeToken, expiresAt: expiresAt.toISOString() }
+        : null;
     },
 
     async scheduleRetry(jobId: string, error: string, nextAttemptAt: Date): Promise<void> {

@@ -7,7 +7,13 @@
  */
 import { utcDay } from "../calendar-day.ts";
 import { mailboxKey } from "./email-address.ts";
-import { type ConfirmationPayload, enqueueConfirmation, supersedeQueued } from "../mail/mail-queue.ts";
+import {
+  type ConfirmationPayload,
+  enqueueConfirmation,
+  enqueueReminder,
+  enqueueWelcome,
+  supersedeQueued,
+} from "../mail/mail-queue.ts";
 import { countClientMail } from "./rate-limit.ts";
 import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
 import {
@@ -205,6 +211,7 @@ export function createSubscriptions(db: SqlExecutor) {
         // Only the newest mail goes out: an older one still queued carries dead links.
         await supersedeQueued(tx, row.id);
         const mailJobId = await enqueueConfirmation(tx, row.id, row.email, payloadOf(tokens), now);
+        await enqueueReminder(tx, row.id, row.email, now);
         return { decision, mailJobId };
       });
     },
@@ -243,6 +250,12 @@ export function createSubscriptions(db: SqlExecutor) {
              where id = $1`,
             [row.id, now.toISOString()],
           );
+          // The welcome mail (the latest Effect), as durable as the confirmation: same transaction.
+          const [confirmed] = await tx.query<{ email: string }>(
+            `select email from subscribers where id = $1`,
+            [row.id],
+          );
+          await enqueueWelcome(tx, row.id, confirmed.email, now);
           return "confirmed";
         }
         return decision;
