@@ -36,8 +36,14 @@ describe.each(backends)("welcome and reminder on %s", (backend) => {
   const identity = contentIdentity();
   const today = dayIn(identity.timeZone, new Date());
 
+  /** Addresses the SMTP server answers with a temporary failure (451), as during an outage. */
+  const deferred = new Set<string>();
+
   beforeAll(async () => {
-    smtp = await createSmtpCapture();
+    smtp = await createSmtpCapture({
+      rejectRecipient: (address) =>
+        deferred.has(address) ? "451 4.3.0 Temporary failure, please try again later" : undefined,
+    });
     publicDir = mkdtempSync(path.join(tmpdir(), "welcome-public-"));
     publishEdition(publicDir, fixtureEdition(today));
     publishLatest(publicDir, today);
@@ -180,6 +186,34 @@ describe.each(backends)("welcome and reminder on %s", (backend) => {
       // Everyone confirmed so far, the welcomed reader's delivery among them, each sent once.
       expect(status).toMatch(/^queued +0$/m);
       expect(status).toMatch(/^sent +\d+$/m);
+    });
+
+    it("waits out an SMTP failure and then goes once, recorded once", async () => {
+      const address = "patient@example.com";
+      await signUp(address);
+      deferred.add(address);
+      expect((await confirm(mailsTo(address)[0])).status).toBe(200);
+      await stack.drainMail();
+      expect(mailsTo(address)).toHaveLength(1);
+      deferred.delete(address);
+      stack.advance(5);
+      await stack.drainMail();
+      await stack.drainMail();
+      expect(mailsTo(address).map((mail) => (mail.subject ?? "").split(" ")[0])).toEqual([
+        "Confirm",
+        "Welcome",
+      ]);
+      const deliveries = await stack.server.db.query<{ status: string }>(
+        `select d.status from effect_deliveries d join subscribers s on s.id = d.subscriber_id where s.email = $1`,
+        [address],
+      );
+      expect(deliveries).toEqual([{ status: "sent" }]);
+      const [job] = await stack.server.db.query<{ status: string; attempts: number }>(
+        `select status, attempts from mail_jobs where kind = 'welcome' and recipient = $1`,
+        [address],
+      );
+      expect(job.status).toBe("sent");
+      expect(Number(job.attempts)).toBeGreaterThanOrEqual(2);
     });
 
     it("goes to a reader who confirms after the day's send too, and a later send does not repeat it", async () => {
