@@ -1,5 +1,6 @@
 /**
- * How `npm run effect` reaches a running local stack on PGlite, which only one process may open:
+ * How `npm run effect` and `npm run subscribers` reach a running local stack on PGlite, which only
+ * one process may open:
  * the stack listens on a Unix socket in its data folder, `$DATA_DIR/effect.sock`, and runs the
  * command itself. A socket rather than an HTTP route: it has no port to find or to guard, it is
  * never reachable from the network (even with HOST=0.0.0.0), and the folder's permissions decide
@@ -11,15 +12,35 @@ import path from "node:path";
 import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
 import { type EffectCommand, effectCommandFromJson, EffectUsageError } from "./effect-commands.ts";
+import { type SubscribersCommand, subscribersCommandFromJson, UsageError } from "./subscriber-commands.ts";
 
 export const operatorSocketPath = (dataDir: string) => path.join(dataDir, "effect.sock");
 const MAX_SOCKET_PATH_BYTES = 107;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** What the stack runs for the commands: an effect command, and the read-only subscriber commands. */
+export interface OperatorCommands {
+  effect(command: EffectCommand, signal: AbortSignal): Promise<string>;
+  subscribers(command: SubscribersCommand): Promise<string>;
+}
+
+/** Reads a command from the request body: the effect's at `/`, the subscribers' at `/subscribers`. */
+function commandOf(url: string | undefined, body: Buffer) {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new EffectUsageError("The command is not JSON.");
+  }
+  return url === "/subscribers"
+    ? ({ kind: "subscribers", command: subscribersCommandFromJson(value) } as const)
+    : ({ kind: "effect", command: effectCommandFromJson(value) } as const);
+}
+
 export async function startOperatorSocket(
   dataDir: string,
-  run: (command: EffectCommand, signal: AbortSignal) => Promise<string>,
+  commands: OperatorCommands,
   log: Logger,
 ): Promise<{ close(): Promise<void> }> {
   const socketPath = operatorSocketPath(dataDir);
@@ -37,20 +58,28 @@ export async function startOperatorSocket(
       response.on("close", () => {
         if (!response.writableFinished) cancel.abort();
       });
-      let command: EffectCommand;
+      let parsed: ReturnType<typeof commandOf>;
       try {
-        command = effectCommandFromJson(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        parsed = commandOf(request.url, Buffer.concat(chunks));
       } catch (error) {
-        const message = error instanceof EffectUsageError ? error.message : "The command is not JSON.";
-        response.writeHead(400).end(`${message}\n`);
+        const known = error instanceof EffectUsageError || error instanceof UsageError;
+        response.writeHead(400).end(`${known ? errorMessage(error) : "The command is not JSON."}\n`);
         return;
       }
-      log.info(`effect ${command.action} ${command.date} (from npm run effect)`);
-      run(command, cancel.signal).then(
+      const name =
+        parsed.kind === "effect"
+          ? `effect ${parsed.command.action} ${parsed.command.date}`
+          : `subscribers ${parsed.command.action}`;
+      log.info(`${name} (from npm run ${parsed.kind})`);
+      const running =
+        parsed.kind === "effect"
+          ? commands.effect(parsed.command, cancel.signal)
+          : commands.subscribers(parsed.command);
+      running.then(
         (output) => response.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(output),
         (error: unknown) => {
           const expected = error instanceof EffectUsageError || error instanceof EditionError;
-          if (!expected) log.error(`effect ${command.action} ${command.date}: ${errorMessage(error)}`);
+          if (!expected) log.error(`${name}: ${errorMessage(error)}`);
           response.writeHead(expected ? 400 : 500).end(`${errorMessage(error)}\n`);
         },
       );
@@ -81,16 +110,20 @@ export async function startOperatorSocket(
 }
 
 /** Runs `command` in the stack that holds `dataDir`; null when no stack listens there. */
-export function handToStack(
+export const handToStack = (dataDir: string, command: EffectCommand) => askStack(dataDir, "/", command);
+
+/** Sends a command to the stack that holds `dataDir` at `path`; null when no stack listens there. */
+export function askStack(
   dataDir: string,
-  command: EffectCommand,
+  path: "/" | "/subscribers",
+  command: object,
 ): Promise<{ ok: boolean; usage: boolean; output: string } | null> {
   const socketPath = operatorSocketPath(dataDir);
   if (!existsSync(socketPath)) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const body = JSON.stringify(command);
     const request = httpRequest(
-      { socketPath, method: "POST", path: "/", headers: { "content-type": "application/json" } },
+      { socketPath, method: "POST", path, headers: { "content-type": "application/json" } },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -18,6 +18,7 @@ import type { SenderIdentity } from "../supabase/functions/_shared/published.ts"
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
 import { createEffectMailer, type EffectContext, runEffectCommand } from "./effect-commands.ts";
 import { startOperatorSocket } from "./effect-operator.ts";
+import { subscribersText } from "./subscriber-commands.ts";
 
 export interface EffectServiceOptions {
   db: SqlExecutor;
@@ -68,12 +69,16 @@ export async function startEffectService(options: EffectServiceOptions) {
   const socket = exclusive
     ? await startOperatorSocket(
         options.dataDir,
-        (command, cancel) =>
-          track(runEffectCommand(command, { ...ctx, signal: AbortSignal.any([stopping.signal, cancel]) })),
+        {
+          effect: (command, cancel) =>
+            track(runEffectCommand(command, { ...ctx, signal: AbortSignal.any([stopping.signal, cancel]) })),
+          subscribers: (command) =>
+            subscribersText(command, options.db, `${options.dataDir} (the running local stack)`),
+        },
         log,
       ).catch((error: unknown) => {
         log.warn(
-          `npm run effect cannot reach this stack (no socket in ${options.dataDir}: ${error instanceof Error ? error.message : String(error)}); stop it to run effect commands`,
+          `npm run effect and npm run subscribers cannot reach this stack (no socket in ${options.dataDir}: ${error instanceof Error ? error.message : String(error)}); stop it to run effect commands`,
         );
         return null;
       })

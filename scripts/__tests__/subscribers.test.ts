@@ -13,7 +13,8 @@ import { createPostgresExecutor } from "../../supabase/functions/_shared/db/post
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 import { run as runEffect } from "../effect.ts";
-import { csvField, parseCommand, run } from "../subscribers.ts";
+import { csvField, parseCommand } from "../../server/subscriber-commands.ts";
+import { run } from "../subscribers.ts";
 
 jest.setTimeout(60_000);
 
@@ -46,13 +47,24 @@ describe("the subscribers command", () => {
     await stack?.close();
   });
 
-  it("refuses to open PGlite while the local stack holds it", async () => {
-    const cli = execFileAsync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/subscribers.ts", "stats"], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
-    await expect(cli).rejects.toMatchObject({
-      stderr: expect.stringMatching(/in use by process \d+ \(a running local stack\?\)/),
+  it("answers while the local stack holds PGlite, through the stack's operator socket", async () => {
+    // As the owner runs it: another process, while the stack keeps the folder.
+    const cli = (args: string[]) =>
+      execFileAsync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/subscribers.ts", ...args], {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+      });
+    const { stdout } = await cli(["stats"]);
+    expect(stdout).toMatch(/running local stack/);
+    expect(stdout).toMatch(/total\s+3\n/);
+    const file = path.join(stack.dataDir, "while-running.csv");
+    expect((await cli(["export", "--status", "confirmed", "--output", file])).stdout).toBe(
+      `1 rows written to ${file}\n`,
+    );
+    expect(readFileSync(file, "utf8")).toContain("first@example.com,confirmed,");
+    expect(stack.logs.join("\n")).toContain("subscribers export (from npm run subscribers)");
+    await expect(cli(["export", "--status", "gone"])).rejects.toMatchObject({
+      stderr: expect.stringContaining("--status must be one of"),
     });
   });
 
