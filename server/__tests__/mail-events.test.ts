@@ -215,6 +215,18 @@ describe.each(backends)("mail events on %s", (backend) => {
       expect(await reader(9)).toMatchObject({ status: "confirmed", suppressed: false });
     });
 
+    it("changes nothing when SNS delivers the same message again", async () => {
+      const message = snsMessage(key, "Notification", { Message: sesBounce(readerAddress(16), "Transient") });
+      expect(await (await post("ses", message)).json()).toEqual({
+        received: [{ kind: "soft_bounce", effect: "counted" }],
+      });
+      const events = await eventCount();
+      expect(await (await post("ses", message)).json()).toEqual({
+        received: [{ kind: "soft_bounce", effect: "duplicate" }],
+      });
+      expect(await eventCount()).toBe(events);
+    });
+
     it("refuses a stranger's topic, a forged or stale message and a certificate off SNS's hosts, fetching nothing for them", async () => {
       const events = await eventCount();
       const fetched = sns.requested.length;
@@ -229,8 +241,9 @@ describe.each(backends)("mail events on %s", (backend) => {
         bounce({ at: new Date(Date.now() - 10 * 60_000) }),
         bounce({ certUrl: "https://sns.evil.example/cert.pem" }),
         bounce({ certUrl: CERT_URL.replace("https:", "http:") }),
+        post("ses", { ...good, body: JSON.stringify({ ...JSON.parse(good.body), Signature: undefined }) }),
       ]);
-      expect(answers.map((answer) => answer.status)).toEqual([403, 401, 401, 401, 401, 401]);
+      expect(answers.map((answer) => answer.status)).toEqual([403, 401, 401, 401, 401, 401, 401]);
       expect(await reader(10)).toEqual(untouched);
       expect(await reader(11)).toEqual(untouched);
       expect(await eventCount()).toBe(events);
