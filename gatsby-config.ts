@@ -1,6 +1,8 @@
 import path from "path";
 import type { GatsbyConfig } from "gatsby";
+import { adminSecurityHeaders, isAdminPath, localBackendOrigins } from "./site-headers/security-headers";
 import { readBrand } from "./src/content/read-brand";
+import { readNumberVariable } from "./supabase/functions/_shared/config/variables";
 import { typeNameForFile } from "./src/content/schema";
 import { SIGNUP_RESULT_PAGES } from "./supabase/functions/_shared/http/signup-result-pages";
 
@@ -20,6 +22,26 @@ const config: GatsbyConfig = {
   siteMetadata: {
     title: brand.name,
     siteUrl: brand.siteUrl,
+  },
+  // `gatsby develop` (`npm run cms`) serves /admin/ with the same headers as the built site, with
+  // the local backend's port (CMS_BACKEND_PORT, set by scripts/cms.ts) allowed to be called.
+  developMiddleware: (app: {
+    use(
+      handler: (
+        request: { path: string },
+        response: { setHeader(name: string, value: string): void },
+        next: () => void,
+      ) => void,
+    ): void;
+  }) => {
+    const headers = adminSecurityHeaders({
+      localBackends: localBackendOrigins(readNumberVariable(process.env, "CMS_BACKEND_PORT")),
+    });
+    app.use((request, response, next) => {
+      if (isAdminPath(request.path))
+        for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+      next();
+    });
   },
   graphqlTypegen: false,
   jsxRuntime: "automatic",

@@ -1,64 +1,75 @@
 /**
  * The content editor as an editor meets it with `npm run cms`: Decap CMS at /admin/ of the built
- * site, saving through decap-server (the local backend) into a temporary copy of content/. The
- * CMS looks for decap-server at its fixed address (http://localhost:8081); the browser's requests
- * there are handed to the one this test started on a free port.
+ * site, saving through the local backend (scripts/cms-backend.ts) into a temporary copy of
+ * content/. The page is opened at the address `npm run cms` prints (the backend's default port and
+ * this run's token); the browser's requests there are handed to the backend this test started on a
+ * free port.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import yaml from "js-yaml";
+import { readYaml as parseYaml } from "../src/content/yaml";
 import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core";
-import { LOCAL_BACKEND_URL } from "../src/content/cms-config";
+import { variable } from "../supabase/functions/_shared/config/variables";
 import { checkContent, contentTypeForFile, effectFields } from "../src/content/schema";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
-import { type DecapServer, startDecapServer } from "../test/support/decap";
+import { type CmsBackendCopy, startCmsBackendCopy } from "../test/support/cms-backend";
 import { visible } from "../test/support/expect";
 import { describeInBrowser } from "../test/support/site";
 import { ROOT, type Stack, startStack, TEST_SITE_DIR } from "../test/support/stack";
 
 const SCREENSHOTS = path.join(__dirname, "screenshots");
+const DEFAULT_BACKEND_PORT = Number(variable("CMS_BACKEND_PORT").default);
 
 describeInBrowser("the content editor at /admin/", () => {
   let stack: Stack;
-  let decap: DecapServer;
+  let backend: CmsBackendCopy;
   let browser: Browser;
 
   beforeAll(async () => {
-    const started = await Promise.allSettled([
-      startStack({ PUBLIC_DIR: TEST_SITE_DIR }),
-      startDecapServer(),
-      launchChromium(),
-    ]);
-    const [site, backend, chromium] = started;
+    const started = await Promise.allSettled([startStack({ PUBLIC_DIR: TEST_SITE_DIR }), launchChromium()]);
+    const [site, chromium] = started;
     if (site.status === "fulfilled") stack = site.value;
-    if (backend.status === "fulfilled") decap = backend.value;
     if (chromium.status === "fulfilled") browser = chromium.value;
     for (const result of started) if (result.status === "rejected") throw result.reason;
+    backend = await startCmsBackendCopy([stack.url]);
   }, 90_000);
 
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([decap?.stop(), stack?.stop()]);
+    await Promise.all([backend?.stop(), stack?.stop()]);
   }, 30_000);
 
-  /** A logged-in editor on the CMS's start page, with every console message kept. */
+  /**
+   * A logged-in editor on the CMS's start page, with every console message kept. The page is
+   * opened as `npm run cms` prints it, with the backend's port and token; the built site's policy
+   * allows the default port (8081), whose requests are handed to the backend this test started.
+   */
   async function openEditor(viewport: { width: number; height: number } = VIEWPORTS.desktop) {
     const context = await browser.newContext({ viewport });
     const elsewhere: string[] = [];
+    const defaultBackend = `http://127.0.0.1:${DEFAULT_BACKEND_PORT}`;
     await context.route(
-      (url) => url.origin !== stack.url && url.href !== LOCAL_BACKEND_URL,
+      (url) => url.origin !== stack.url && url.origin !== defaultBackend,
       (route) => {
         elsewhere.push(route.request().url());
         return route.abort();
       },
     );
-    await context.route(LOCAL_BACKEND_URL, async (route) =>
-      route.fulfill({ response: await route.fetch({ url: decap.apiUrl }) }),
+    await context.route(
+      (url) => url.origin === defaultBackend,
+      async (route) => {
+        const { pathname, search } = new URL(route.request().url());
+        return route.fulfill({
+          response: await route.fetch({ url: `http://127.0.0.1:${backend.port}${pathname}${search}` }),
+        });
+      },
     );
     const page = await context.newPage();
     const messages: ConsoleMessage[] = [];
     page.on("console", (message) => messages.push(message));
-    const response = await page.goto(`${stack.url}/admin/`);
+    const response = await page.goto(
+      `${stack.url}/admin/#cms-backend=${DEFAULT_BACKEND_PORT}&cms-token=${backend.token}`,
+    );
     await page.getByRole("button", { name: "Login" }).click();
     await page.getByRole("heading", { name: "Collections" }).waitFor();
     const refusals = () =>
@@ -66,7 +77,7 @@ describeInBrowser("the content editor at /admin/", () => {
     return { page, context, response, elsewhere, refusals };
   }
 
-  /** Closes the window; requests to decap-server still in flight (the CMS polls) are dropped quietly. */
+  /** Closes the window; requests to the backend still in flight (the CMS polls) are dropped quietly. */
   async function closeEditor(context: BrowserContext): Promise<void> {
     await context.unrouteAll({ behavior: "ignoreErrors" });
     await context.close();
@@ -81,7 +92,7 @@ describeInBrowser("the content editor at /admin/", () => {
   const openItem = (page: Page, summary: string) =>
     page.getByText(summary, { exact: true }).locator("xpath=preceding-sibling::div[1]//button[1]").click();
 
-  const readYaml = (file: string) => yaml.safeLoad(readFileSync(path.join(decap.repoDir, file), "utf8"));
+  const readYaml = (file: string) => parseYaml(readFileSync(path.join(backend.repoDir, file), "utf8"));
 
   it("serves the editor with its own policy, kept out of search, without loosening the site's", async () => {
     const { page, context, response, refusals, elsewhere } = await openEditor();
@@ -170,7 +181,7 @@ describeInBrowser("the content editor at /admin/", () => {
   });
 
   it("refuses to save a blank description, and the file stays as it was", async () => {
-    const file = path.join(decap.repoDir, "content/core-values.yaml");
+    const file = path.join(backend.repoDir, "content/core-values.yaml");
     const before = readFileSync(file, "utf8");
     const { page, context } = await openEditor();
     await page.getByRole("link", { name: "Core values", exact: true }).click();
@@ -200,7 +211,7 @@ describeInBrowser("the content editor at /admin/", () => {
     await publish(page);
     await visible(page.getByText("Entry saved"));
 
-    const file = path.join(decap.repoDir, "content/effects/2031-03-14.yaml");
+    const file = path.join(backend.repoDir, "content/effects/2031-03-14.yaml");
     expect(existsSync(file)).toBe(true);
     const effect = readYaml("content/effects/2031-03-14.yaml");
     expect(effect).toEqual({
@@ -214,7 +225,7 @@ describeInBrowser("the content editor at /admin/", () => {
   });
 
   it("edits a saved Effect in place: its day stays its file name and is not written into it", async () => {
-    const dir = path.join(decap.repoDir, "content/effects");
+    const dir = path.join(backend.repoDir, "content/effects");
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       path.join(dir, "2031-01-05.yaml"),

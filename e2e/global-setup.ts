@@ -1,6 +1,7 @@
 import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../test/support/browser";
 import { buildSiteIfStale } from "../scripts/site-build";
 import { E2E_EFFECTS_ENV } from "../test/support/effects";
+import { E2E_CMS_ENV } from "../test/support/github-stand-in";
 import { ROOT, TEST_SITE_DIR } from "../test/support/stack";
 import { readVariable } from "../supabase/functions/_shared/config/variables";
 
@@ -17,5 +18,5 @@ export default function globalSetup(): void {
     console.log(`\nBrowser tests skipped: no Chromium at ${chromiumPath}; ${INSTALL_HINT}.`);
     return;
   }
-  buildSiteIfStale(ROOT, TEST_SITE_DIR, { ...process.env, ...E2E_EFFECTS_ENV });
+  buildSiteIfStale(ROOT, TEST_SITE_DIR, { ...process.env, ...E2E_EFFECTS_ENV, ...E2E_CMS_ENV });
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import yaml from "js-yaml";
+import { readYaml } from "../src/content/yaml.ts";
 import { checkContent, contentTypes } from "../src/content/schema.ts";
 import { readVariable } from "../supabase/functions/_shared/config/variables.ts";
 import { loadEffects } from "../src/effects/effects.ts";
@@ -33,7 +33,7 @@ function fileProblems(root: string): ContentProblem[] {
     const file = `content/${type.file}.yaml`;
     let data: unknown;
     try {
-      data = yaml.safeLoad(readFileSync(path.join(root, file), "utf8"));
+      data = readYaml(readFileSync(path.join(root, file), "utf8"), file);
     } catch (error) {
       const reason =
         (error as NodeJS.ErrnoException).code === "ENOENT"

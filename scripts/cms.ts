@@ -1,69 +1,67 @@
 /**
- * `npm run cms`: the content editor on an editor's own machine, no account needed. Starts Decap's
- * local backend (decap-server, which reads and writes content/ in this folder) and Gatsby's
- * development server, which serves the CMS at /admin/ and shows every save on the site at once.
+ * `npm run cms`: the content editor on an editor's own machine, no account needed. Starts the local
+ * backend (scripts/cms-backend.ts: it reads and writes content/ and static/uploads/ in this folder,
+ * for this run's token only) and Gatsby's development server, which serves the CMS at /admin/ and
+ * shows every save on the site a moment later, new Effects included. It prints the editor's address
+ * with the token; nothing else can use the backend.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { LOCAL_BACKEND_URL } from "../src/content/cms-config.ts";
 import { readNumberVariable } from "../supabase/functions/_shared/config/variables.ts";
+import { startCmsBackend } from "./cms-backend.ts";
 
 const ROOT = path.resolve(__dirname, "..");
-const requireFromRoot = createRequire(path.join(ROOT, "package.json"));
 
-/** How decap-server is started: the CMS finds it at LOCAL_BACKEND_URL when the page is on localhost. */
-export function decapServerProcess(repoDir: string, port = Number(new URL(LOCAL_BACKEND_URL).port)) {
-  return {
-    command: process.execPath,
-    args: [path.join(path.dirname(requireFromRoot.resolve("decap-server/package.json")), "dist", "index.js")],
-    env: {
-      ...process.env,
-      // "fs": save straight into the files; the editor commits them (or not) with git as usual.
-      MODE: "fs",
-      GIT_REPO_DIRECTORY: repoDir,
-      PORT: String(port),
-      BIND_HOST: "127.0.0.1",
+/** The address `npm run cms` prints: the token rides in the fragment, which no server sees. */
+export const editorAddress = (sitePort: number, backendPort: number, token: string) =>
+  `http://localhost:${sitePort}/admin/#cms-backend=${backendPort}&cms-token=${token}`;
+
+async function main(): Promise<void> {
+  const sitePort = readNumberVariable(process.env, "PORT");
+  const token = randomBytes(24).toString("base64url");
+  const backend = await startCmsBackend({
+    root: ROOT,
+    token,
+    port: readNumberVariable(process.env, "CMS_BACKEND_PORT"),
+    siteOrigins: [`http://localhost:${sitePort}`, `http://127.0.0.1:${sitePort}`],
+    log: (line) => console.log(`cms backend: ${line}`),
+  });
+  const gatsby = spawn(
+    path.join(ROOT, "node_modules/.bin/gatsby"),
+    ["develop", "--host", "localhost", "--port", String(sitePort)],
+    {
+      cwd: ROOT,
+      // CMS_BACKEND_PORT: /admin/'s policy lets the page call the backend (gatsby-config.ts).
+      env: { ...process.env, GATSBY_TELEMETRY_DISABLED: "1", CMS_BACKEND_PORT: String(backend.port) },
+      stdio: "inherit",
     },
-  };
-}
-
-function main(): void {
-  const sitePort = String(readNumberVariable(process.env, "PORT"));
-  const decap = decapServerProcess(ROOT);
-  const children: ChildProcess[] = [
-    spawn(decap.command, decap.args, { cwd: ROOT, env: decap.env, stdio: "inherit" }),
-    spawn(
-      path.join(ROOT, "node_modules/.bin/gatsby"),
-      ["develop", "--host", "localhost", "--port", sitePort],
-      {
-        cwd: ROOT,
-        env: { ...process.env, GATSBY_TELEMETRY_DISABLED: "1" },
-        stdio: "inherit",
-      },
-    ),
-  ];
+  );
   console.log(
-    `\nContent editor: http://localhost:${sitePort}/admin/ once Gatsby says it is ready.\n` +
-      `Saving writes content/ in ${ROOT}; the site at http://localhost:${sitePort}/ shows it at once.\n` +
+    `\nContent editor, once Gatsby says it is ready (this address holds this run's key; keep it to yourself):\n\n  ${editorAddress(sitePort, backend.port, token)}\n\n` +
+      `Saving writes content/ in ${ROOT}; the site at http://localhost:${sitePort}/ shows it a moment later.\n` +
       "Stop with Ctrl+C, then commit the changed files with git.\n",
   );
   let stopping = false;
   const stop = (code: number) => {
     if (stopping) return;
     stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-    process.exitCode = code;
-  };
-  for (const child of children) {
-    child.on("exit", (code, signal) => {
-      if (!stopping && code !== 0)
-        console.error(`${child.spawnfile} stopped (${signal ?? code}); stopping the other.`);
-      stop(code ?? 1);
+    if (gatsby.exitCode === null) gatsby.kill("SIGTERM");
+    void backend.close().finally(() => {
+      process.exitCode = code;
     });
-  }
+  };
+  gatsby.on("exit", (code, signal) => {
+    if (!stopping && code !== 0)
+      console.error(`gatsby develop stopped (${signal ?? code}); stopping the editor.`);
+    stop(code ?? 1);
+  });
   process.on("SIGINT", () => stop(0));
   process.on("SIGTERM", () => stop(0));
 }
 
-if (require.main === module) main();
+if (require.main === module)
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });

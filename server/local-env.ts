@@ -33,6 +33,8 @@ export interface LocalEnv {
   smtpUrl?: string;
   /** Reverse proxies in front (`TRUST_PROXY`): the client is the entry the outermost appended to `X-Forwarded-For`. */
   trustedHops: number;
+  /** `CMS_BACKEND_PORT`: /admin/ may call `npm run cms`'s local backend there. */
+  cmsBackendPort: number;
 }
 
 export function parseLocalEnv(env: Env = process.env): LocalEnv {
@@ -45,6 +47,7 @@ export function parseLocalEnv(env: Env = process.env): LocalEnv {
     databaseUrl: readVariable(env, "DATABASE_URL"),
     smtpUrl: readVariable(env, "SMTP_URL"),
     trustedHops: parseTrustedHops(readVariable(env, "TRUST_PROXY")),
+    cmsBackendPort: readNumberVariable(env, "CMS_BACKEND_PORT"),
   };
 }
 

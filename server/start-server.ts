@@ -19,11 +19,11 @@ import type { Fetch } from "../supabase/functions/_shared/mail-events/ses.ts";
 import { createNewsletter, type Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import {
   adminSecurityHeaders,
+  localBackendOrigins,
   contentSecurityPolicy,
   securityHeaders,
   siteConnectOrigins,
 } from "../site-headers/security-headers.ts";
-import { LOCAL_BACKEND_URL } from "../src/content/cms-config.ts";
 import { readSenderIdentity } from "../src/content/read-brand.ts";
 import { createApp } from "./app.ts";
 import { latestEdition } from "./effect-editions.ts";
@@ -153,7 +153,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const app = createApp({
       newsletter,
       publicDir,
-      adminSecurityHeaders: adminSecurityHeaders({ localBackend: LOCAL_BACKEND_URL }),
+      // The built editor may use `npm run cms`'s backend at its port (the browser tests do).
+      adminSecurityHeaders: adminSecurityHeaders({
+        localBackends: localBackendOrigins(local.cmsBackendPort),
+      }),
       securityHeaders: securityHeaders(
         contentSecurityPolicy({ publicDir, connectOrigins: siteConnectOrigins(env) }),
       ),

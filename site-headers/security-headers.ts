@@ -98,18 +98,20 @@ export function securityHeaders(csp: string): Record<string, string> {
 /** Where the content editor (Decap CMS) lives; it gets its own policy and stays out of search. */
 export const ADMIN_PATH = "/admin/";
 
+/** Where the content editor's local backend answers on an editor's machine (`npm run cms`, scripts/cms-backend.ts). */
+export const localBackendOrigins = (port: number): string[] => [
+  `http://localhost:${port}`,
+  `http://127.0.0.1:${port}`,
+];
+
 /**
  * The policy for `/admin/` only. Decap CMS compiles its configuration's schema at run time (ajv)
  * and instantiates WebAssembly, so it needs 'unsafe-eval'; its styles are inline (emotion); it
- * talks to GitHub's API and, on an editor's machine, to decap-server (`localBackend`). The rest
- * of the site keeps `contentSecurityPolicy`.
+ * talks to GitHub's API and, on an editor's machine, to the local backend (`localBackends`). The
+ * rest of the site keeps `contentSecurityPolicy`.
  */
-export function adminContentSecurityPolicy(options: { localBackend?: string } = {}): string {
-  const connect = [
-    "'self'",
-    "https://api.github.com",
-    ...(options.localBackend ? [new URL(options.localBackend).origin] : []),
-  ];
+export function adminContentSecurityPolicy(options: { localBackends?: readonly string[] } = {}): string {
+  const connect = ["'self'", "https://api.github.com", ...(options.localBackends ?? [])];
   return [
     "default-src 'self'",
     "script-src 'self' 'unsafe-eval'",
@@ -124,9 +126,16 @@ export function adminContentSecurityPolicy(options: { localBackend?: string } = 
   ].join("; ");
 }
 
-/** Every header `/admin/` answers with: its own policy, and kept out of search results. */
-export const adminSecurityHeaders = (options: { localBackend?: string } = {}): Record<string, string> => ({
+/**
+ * Every header `/admin/` answers with: its own policy, kept out of search results, and a window
+ * policy that lets the GitHub sign-in popup (cms-auth) hand the token back to the page that opened
+ * it; `same-origin` would cut the popup off from its opener.
+ */
+export const adminSecurityHeaders = (
+  options: { localBackends?: readonly string[] } = {},
+): Record<string, string> => ({
   ...securityHeaders(adminContentSecurityPolicy(options)),
+  "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
   "X-Robots-Tag": "noindex",
 });
 

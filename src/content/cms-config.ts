@@ -5,7 +5,7 @@
  * checks them, lists ordered and never empty. https://decapcms.org/docs/configuration-options/
  */
 import { readTextVariable, readVariable } from "../../supabase/functions/_shared/config/variables";
-import yaml from "js-yaml";
+import { writeYaml } from "./yaml";
 import { contentTypes, type ContentType, effectFields, type FieldSpec, type ObjectSpec } from "./schema";
 
 /** What the generated configuration says about one field, as Decap reads it. */
@@ -200,27 +200,52 @@ export interface CmsBackendOptions {
   /** `owner/name` on GitHub: `DECAP_GITHUB_REPO`, or the repository a GitHub Actions build runs in. */
   repo?: string;
   branch?: string;
-  /** The OAuth provider that signs editors in to GitHub (`DECAP_AUTH_URL`); Decap's default is Netlify's. */
+  /** Another OAuth provider that signs editors in to GitHub (`DECAP_AUTH_URL`), instead of cms-auth. */
   authUrl?: string;
+  /** `GATSBY_SUPABASE_URL`: where the cms-auth function is; unset, the page's own origin (the local stack). */
+  functionsBase?: string;
 }
+
+/** The cms-auth function, under the functions' base (`/functions/v1`, on Supabase and the local stack). */
+export const CMS_AUTH_ENDPOINT = "functions/v1/cms-auth";
 
 export function backendFromEnv(env: Record<string, string | undefined>): CmsBackendOptions {
   return {
     repo: readVariable(env, "DECAP_GITHUB_REPO") ?? readVariable(env, "GITHUB_REPOSITORY"),
     branch: readTextVariable(env, "DECAP_BRANCH"),
     authUrl: readVariable(env, "DECAP_AUTH_URL"),
+    functionsBase: readVariable(env, "GATSBY_SUPABASE_URL"),
+  };
+}
+
+/**
+ * Where Decap opens its sign-in popup: `${base_url}/${auth_endpoint}`. Decap accepts the token
+ * only from a window whose origin is exactly `base_url`, so that is an origin and the path goes in
+ * `auth_endpoint`. Without a Supabase URL (the local stack serves the functions itself) `base_url`
+ * is left out and static/admin/editor-setup.js sets it to the page's origin.
+ */
+export function signInEndpoint(backend: CmsBackendOptions): { base_url?: string; auth_endpoint?: string } {
+  if (backend.authUrl) return { base_url: backend.authUrl.replace(/\/+$/, "") };
+  if (!backend.functionsBase) return { auth_endpoint: CMS_AUTH_ENDPOINT };
+  const url = new URL(backend.functionsBase);
+  const prefix = url.pathname.replace(/^\/+|\/+$/g, "");
+  return {
+    base_url: url.origin,
+    auth_endpoint: prefix ? `${prefix}/${CMS_AUTH_ENDPOINT}` : CMS_AUTH_ENDPOINT,
   };
 }
 
 export function cmsConfig(backend: CmsBackendOptions = {}, types: readonly ContentType[] = contentTypes) {
   return {
-    // On the deployed site editors sign in with GitHub and every save is a commit on `branch`; on
-    // localhost the CMS uses decap-server instead (`npm run cms`), which writes content/ directly.
+    // On the deployed site editors sign in with GitHub through cms-auth, and a change is a draft
+    // (a pull request on a `cms/...` branch) until it is published onto `branch`. On an editor's
+    // machine `npm run cms` starts the local backend instead (scripts/cms-backend.ts), which saves
+    // into content/ directly (Decap then uses its simple mode: Publish saves the file).
     backend: {
       name: "github",
       ...(backend.repo ? { repo: backend.repo } : {}),
       branch: backend.branch ?? "main",
-      ...(backend.authUrl ? { base_url: backend.authUrl } : {}),
+      ...signInEndpoint(backend),
       commit_messages: {
         create: "content: create {{collection}} “{{slug}}”",
         update: "content: update {{collection}} “{{slug}}”",
@@ -229,6 +254,7 @@ export function cmsConfig(backend: CmsBackendOptions = {}, types: readonly Conte
         deleteMedia: "content: delete “{{path}}”",
       },
     },
+    publish_mode: "editorial_workflow",
     local_backend: { url: LOCAL_BACKEND_URL },
     site_url: "/",
     display_url: "/",
@@ -240,7 +266,6 @@ export function cmsConfig(backend: CmsBackendOptions = {}, types: readonly Conte
 }
 
 export const cmsConfigYaml = (backend: CmsBackendOptions = {}): string =>
-  `# Written by the build from src/content/schema.ts (src/content/cms-config.ts); do not edit.\n${yaml.safeDump(
+  `# Written by the build from src/content/schema.ts (src/content/cms-config.ts); do not edit.\n${writeYaml(
     cmsConfig(backend),
-    { lineWidth: 120, noRefs: true },
   )}`;

@@ -1,8 +1,8 @@
 import { readFileSync } from "fs";
 import path from "path";
-import yaml from "js-yaml";
 import type { SenderIdentity } from "../../supabase/functions/_shared/published";
 import { checkContent, contentTypeForFile } from "./schema";
+import { readYaml as parseYaml } from "./yaml";
 
 export interface BrandBasics {
   name: string;
@@ -15,7 +15,7 @@ export interface BrandBasics {
 
 function readYaml(contentDir: string, name: string): unknown {
   try {
-    return yaml.load(readFileSync(path.join(contentDir, name), "utf8"));
+    return parseYaml(readFileSync(path.join(contentDir, name), "utf8"), `content/${name}`);
   } catch (error) {
     throw new Error(
       `content/${name} could not be read: ${error instanceof Error ? error.message : String(error)}`,

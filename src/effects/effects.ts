@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import yaml from "js-yaml";
 import { checkContent, effectFields, type EffectContent } from "../content/schema";
+import { readYaml } from "../content/yaml";
 import { dayIn, isCalendarDay } from "../../supabase/functions/_shared/calendar-day";
 import { readTextVariable, readVariable } from "../../supabase/functions/_shared/config/variables";
 
@@ -62,7 +62,7 @@ export function loadEffects(dir: string): { effects: Effect[]; problems: string[
     fileOfDay.set(date, file);
     let data: unknown;
     try {
-      data = yaml.load(readFileSync(path.join(dir, entry.name), "utf8"));
+      data = readYaml(readFileSync(path.join(dir, entry.name), "utf8"), file);
     } catch (error) {
       problems.push(`${file}: not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
       continue;

@@ -54,20 +54,59 @@ function registerEffectDay() {
 
   const FIELDS = ["title", "summary", "body"];
   CMS.registerCustomFormat("effect-yaml", "yaml", {
-    fromFile: (content) => jsyaml.safeLoad(content) || {},
+    fromFile: (content) => jsyaml.load(content) || {},
     toFile: (data) => {
       const kept = {};
       for (const name of FIELDS) if (data[name] !== undefined) kept[name] = data[name];
-      return jsyaml.safeDump(kept, { lineWidth: -1 });
+      return jsyaml.dump(kept, { lineWidth: -1 });
     },
   });
 }
 
+/**
+ * `npm run cms` prints this page's address with `#cms-backend=PORT&cms-token=TOKEN`: the local
+ * backend answers only with this run's token. It is kept for this tab (sessionStorage) and taken
+ * out of the address before the CMS reads the address for its own routes.
+ */
+function localBackend() {
+  const KEY = "purpose-effect-local-backend";
+  const found = /^#cms-backend=(\d{1,5})&cms-token=([A-Za-z0-9_-]{20,})$/.exec(window.location.hash);
+  if (found) {
+    window.sessionStorage.setItem(KEY, JSON.stringify({ port: found[1], token: found[2] }));
+    window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
+  try {
+    return JSON.parse(window.sessionStorage.getItem(KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The configuration the build wrote (config.yml), with what only the page knows: the local backend
+ * of this run (else none, and the CMS signs in with GitHub), and where cms-auth is when the site
+ * and the functions share an origin (the local stack).
+ */
+async function loadConfig() {
+  const response = await fetch("/admin/config.yml", { cache: "no-cache" });
+  if (!response.ok) throw new Error(`/admin/config.yml answered ${response.status}`);
+  const config = jsyaml.load(await response.text());
+  if (!config.backend.base_url) config.backend.base_url = window.location.origin;
+  const local = localBackend();
+  const onThisMachine = ["localhost", "127.0.0.1"].includes(window.location.hostname);
+  config.local_backend =
+    local && onThisMachine
+      ? { url: `http://${window.location.hostname}:${local.port}/api/v1?token=${local.token}` }
+      : false;
+  config.load_config_file = false;
+  return config;
+}
+
 loadScript("/admin/js-yaml.min.js")
-  .then(() => loadScript("/admin/decap-cms.js"))
-  .then(() => {
+  .then(() => Promise.all([loadConfig(), loadScript("/admin/decap-cms.js")]))
+  .then(([config]) => {
     registerEffectDay();
-    CMS.init();
+    CMS.init({ config });
   })
   .catch((error) => {
     document.body.textContent = `The content editor did not load: ${error.message}. Reload the page.`;

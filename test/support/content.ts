@@ -1,13 +1,13 @@
 import { readFileSync } from "fs";
 import path from "path";
-import yaml from "js-yaml";
+import { readYaml } from "../../src/content/yaml";
 import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type { LandingPageData } from "../../src/pages/index";
 import type { NotFound } from "../../src/content/schema";
 
 /** The real files from content/, as the page query returns them. */
 export function readContent<T>(file: string): T {
-  return yaml.load(readFileSync(path.join(__dirname, "..", "..", "content", `${file}.yaml`), "utf8")) as T;
+  return readYaml(readFileSync(path.join(__dirname, "..", "..", "content", `${file}.yaml`), "utf8")) as T;
 }
 
 /** The hero picture as the page query's `gatsbyImageData` returns it (file names made up). */

@@ -1,4 +1,4 @@
-import yaml from "js-yaml";
+import { readYaml } from "../yaml";
 import { readContent } from "../../../test/support/content";
 import { backendFromEnv, type CmsField, cmsConfig, cmsConfigYaml, EFFECTS_FOLDER } from "../cms-config";
 import { contentTypes, type FieldSpec, type ObjectSpec } from "../schema";
@@ -114,7 +114,7 @@ describe("the CMS configuration", () => {
         DECAP_AUTH_URL: "https://auth.example",
       }),
     ).toEqual({ repo: "brand/content", branch: "main", authUrl: "https://auth.example" });
-    const written = yaml.safeLoad(cmsConfigYaml({ repo: "brand/content", authUrl: "https://auth.example" }));
+    const written = readYaml(cmsConfigYaml({ repo: "brand/content", authUrl: "https://auth.example" }));
     expect(written).toMatchObject({
       backend: { name: "github", repo: "brand/content", branch: "main", base_url: "https://auth.example" },
       local_backend: { url: "http://localhost:8081/api/v1" },

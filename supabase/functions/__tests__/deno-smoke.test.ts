@@ -1,5 +1,5 @@
 /**
- * The Supabase entries under Deno itself: `deno check` of the five entries (and the contract suite's Deno host) with the import map
+ * The Supabase entries under Deno itself: `deno check` of the six entries (and the contract suite's Deno host) with the import map
  * Supabase uses (npm packages from the registry, not this repository's node_modules), and
  * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup as JSON and
  * one as the signup card's form post, `send-effect` mailing a day's Effect only to a caller
@@ -38,6 +38,7 @@ const ENTRIES = [
   "unsubscribe",
   "send-effect",
   "mail-events",
+  "cms-auth",
 ].map((name) => path.join(FUNCTIONS, name, "index.ts"));
 /** The contract suite's Deno host (test/support/test-stack.ts), checked with the entries. */
 const TEST_HOST = path.join(ROOT, "test", "support", "deno", "functions-host.ts");

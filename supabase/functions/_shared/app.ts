@@ -13,12 +13,14 @@
  * After each answer of the three newsletter functions, due mail is delivered through the host's
  * `waitUntil`. `mail-events/<source>` takes the mail provider's bounces and complaints
  * (`mail-events/receive.ts`): signed by the provider, so no CORS, form or per-minute limit.
+ * `cms-auth` is the content editor's GitHub sign-in (`cms-auth/cms-auth.ts`), opened as a popup.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import type { CmsAuth } from "./cms-auth/cms-auth.ts";
 import type { Config } from "./config.ts";
 import { errorBody, FORM_MEDIA_TYPE, mediaType, Refusal, StorageUnavailable } from "./http/answers.ts";
 import type { FormDestination, FunctionSpec } from "./http/function-spec.ts";
@@ -43,6 +45,8 @@ export interface NewsletterFunctions {
   deliverDue(): Promise<void>;
   /** The `mail-events` function: bounces and complaints from the mail provider. */
   mailEvents?: MailEvents;
+  /** The `cms-auth` function: the content editor's GitHub sign-in. */
+  cmsAuth?: CmsAuth;
 }
 
 export interface FunctionsAppParts {
@@ -138,6 +142,23 @@ export function createFunctionsApp(parts: FunctionsAppParts, host: FunctionsHost
     app.all("/mail-events/:source", () => {
       throw new Refusal(405, "method_not_allowed", "mail-events accepts POST only.", {
         headers: { Allow: "POST" },
+      });
+    });
+  }
+  if (newsletter?.cmsAuth) {
+    // Opened by the content editor as a popup, a plain navigation: no CORS, no body. Its pages
+    // carry their own headers (cms-auth/cms-auth.ts).
+    const auth = newsletter.cmsAuth;
+    app.get("/cms-auth", (c) => auth.start(c.req.raw));
+    app.get("/cms-auth/callback", (c) => auth.callback(c.req.raw));
+    app.all("/cms-auth/*", () => {
+      throw new Refusal(405, "method_not_allowed", "cms-auth accepts GET only.", {
+        headers: { Allow: "GET" },
+      });
+    });
+    app.all("/cms-auth", () => {
+      throw new Refusal(405, "method_not_allowed", "cms-auth accepts GET only.", {
+        headers: { Allow: "GET" },
       });
     });
   }

@@ -39,6 +39,16 @@ export interface Config {
   mailRetryMaxSeconds: number;
   /** The mail-events function's sources; each is off while its setting is unset. */
   mailEvents: MailEventsConfig;
+  /** The content editor's GitHub sign-in (`cms-auth`); null while its OAuth App is not set. */
+  cmsAuth: CmsAuthConfig | null;
+}
+
+/** The GitHub OAuth App behind `cms-auth` (`cms-auth/cms-auth.ts`). */
+export interface CmsAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** `CMS_GITHUB_URL`: GitHub's web address (authorize and token exchange), no trailing slash. */
+  githubUrl: string;
 }
 
 /** What each mail-events source needs (`mail-events/receive.ts`). */
@@ -75,6 +85,23 @@ function readMailEvents(env: Env): MailEventsConfig {
       `DSN_WEBHOOK_SECRET must be at least ${MIN_DSN_SECRET_LENGTH} characters (openssl rand -hex 32 makes one)`,
     );
   return { resendSecret, sesTopicArns, dsnSecret };
+}
+
+const MIN_CLIENT_SECRET_LENGTH = 20;
+
+function readCmsAuth(env: Env): CmsAuthConfig | null {
+  const clientId = readVariable(env, "CMS_GITHUB_CLIENT_ID");
+  const clientSecret = readVariable(env, "CMS_GITHUB_CLIENT_SECRET");
+  if (!clientId && !clientSecret) return null;
+  if (!clientId || !clientSecret)
+    throw new ConfigError(
+      `${clientId ? "CMS_GITHUB_CLIENT_SECRET" : "CMS_GITHUB_CLIENT_ID"} must be set too: cms-auth needs the OAuth App's Client ID and a client secret`,
+    );
+  if (clientSecret.length < MIN_CLIENT_SECRET_LENGTH)
+    throw new ConfigError(
+      `CMS_GITHUB_CLIENT_SECRET must be the OAuth App's client secret (GitHub makes 40 characters), at least ${MIN_CLIENT_SECRET_LENGTH}`,
+    );
+  return { clientId, clientSecret, githubUrl: readUrl(env, "CMS_GITHUB_URL", "https://github.com") };
 }
 
 function readUrl(env: Env, name: VariableName, fallback: string): string {
@@ -138,6 +165,7 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
     mailRetryBaseSeconds: readNumberVariable(env, "MAIL_RETRY_BASE_SECONDS"),
     mailRetryMaxSeconds: readNumberVariable(env, "MAIL_RETRY_MAX_SECONDS"),
     mailEvents: readMailEvents(env),
+    cmsAuth: readCmsAuth(env),
   };
 }
 

@@ -22,6 +22,7 @@ import type { Fetch } from "./mail-events/ses.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import { createMailSender } from "./mail/confirmation-sender.ts";
+import { createCmsAuth } from "./cms-auth/cms-auth.ts";
 import { createAdminQueries } from "./subscriptions/admin-queries.ts";
 import { confirmSubscription } from "./subscriptions/confirm-subscription.ts";
 import { createRateLimit } from "./subscriptions/rate-limit.ts";
@@ -97,6 +98,14 @@ export function createNewsletter(deps: NewsletterDeps) {
     purge,
     functions,
     mailEvents: createMailEvents({ db, config: config.mailEvents, log, now, fetch: deps.fetch }),
+    cmsAuth: createCmsAuth({
+      config: config.cmsAuth,
+      db,
+      functionsUrl: config.functionsUrl,
+      siteOrigins: config.allowedOrigins,
+      log,
+      now,
+    }),
     /** At most so many calls per client address and minute, counted before the body is read; over it, 429. */
     async admit(spec: FunctionSpec, clientAddress: string): Promise<void> {
       const decision = await fromStorage(() =>

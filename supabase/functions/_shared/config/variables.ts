@@ -95,8 +95,18 @@ export const VARIABLES = [
     name: "DECAP_AUTH_URL",
     group: "The site (read by the build; baked into the static files)",
     readers: ["site build"],
-    description: "The OAuth provider that signs editors in to GitHub on the deployed site.",
-    unset: "Netlify's",
+    description:
+      "Another OAuth provider (its origin) to sign editors in to GitHub on the deployed site, instead of the project's own cms-auth function.",
+    unset: "the cms-auth function: on GATSBY_SUPABASE_URL's origin, else on the page's own (the local stack)",
+  },
+  {
+    name: "CMS_BACKEND_PORT",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["npm run cms", "local stack"],
+    description:
+      "The port of the content editor's local backend on 127.0.0.1 (`npm run cms` prints the editor's address with it).",
+    default: "8081",
+    number: { min: 0, max: 65535, integer: true },
   },
   {
     name: "GATSBY_TELEMETRY_DISABLED",
@@ -232,6 +242,30 @@ export const VARIABLES = [
     description: "The longest wait between two retries of a mail, in seconds.",
     default: "1800",
     number: { min: 0.01 },
+  },
+  {
+    name: "CMS_GITHUB_CLIENT_ID",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description:
+      "The Client ID of the GitHub OAuth App that signs editors in to the content editor (cms-auth; docs/deploying.md).",
+    unset: "cms-auth answers 503: nobody can sign in to /admin/ on the deployed site",
+  },
+  {
+    name: "CMS_GITHUB_CLIENT_SECRET",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description: "That OAuth App's client secret; it also signs cms-auth's short-lived state.",
+    unset: "cms-auth answers 503",
+    secret: true,
+  },
+  {
+    name: "CMS_GITHUB_URL",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description:
+      "Where cms-auth sends editors to authorize and exchanges the code: GitHub, or the tests' stand-in on loopback.",
+    default: "https://github.com",
   },
   // --- The Effect of the Day ---
   {
