@@ -12,6 +12,7 @@ export default tseslint.config(
     ignores: [
       "public/",
       ".test-site/",
+      ".cms-develop/",
       ".public-aside/",
       "screenshots/",
       ".cache/",

@@ -1,9 +1,10 @@
+import { existsSync } from "fs";
 import path from "path";
 import type { GatsbyConfig } from "gatsby";
 import { adminSecurityHeaders, isAdminPath, localBackendOrigins } from "./site-headers/security-headers";
 import { readBrand } from "./src/content/read-brand";
 import { readNumberVariable } from "./supabase/functions/_shared/config/variables";
-import { typeNameForFile } from "./src/content/schema";
+import { effectsDir, EFFECTS_SOURCE } from "./src/effects/effects";
 import { SIGNUP_RESULT_PAGES } from "./supabase/functions/_shared/http/signup-result-pages";
 
 // The manifest is configured before GraphQL exists, so it reads the brand file directly;
@@ -53,23 +54,23 @@ const config: GatsbyConfig = {
     // that serves it, is not used (see src/components/hero-picture.tsx).
     "gatsby-plugin-sharp",
     "gatsby-transformer-sharp",
+    // content/ becomes one node per file through the one YAML reader (gatsby-node.ts, onCreateNode).
+    // The Effects of the Day are sourced on their own, from EFFECTS_DIR (a test build reads its own
+    // set): every file becomes an EffectFile node, and the pages are made for the days that have come.
     {
       resolve: "gatsby-source-filesystem",
-      // The Effects of the Day are read by gatsby-node.ts itself (src/effects/effects.ts): only the
-      // days that have come are published, and a test build reads its own set (EFFECTS_DIR).
       options: {
         name: "content",
         path: path.resolve("content"),
         ignore: [(file: string) => file.startsWith(path.resolve("content", "effects") + path.sep)],
       },
     },
+    ...(existsSync(effectsDir())
+      ? [{ resolve: "gatsby-source-filesystem", options: { name: EFFECTS_SOURCE, path: effectsDir() } }]
+      : []),
     {
       resolve: "gatsby-source-filesystem",
       options: { name: "images", path: path.resolve("src/images") },
-    },
-    {
-      resolve: "gatsby-transformer-yaml",
-      options: { typeName: ({ node }: { node: { name: string } }) => typeNameForFile(node.name) },
     },
     {
       resolve: "gatsby-plugin-manifest",

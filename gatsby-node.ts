@@ -5,10 +5,20 @@ import { writeCmsAdmin } from "./scripts/cms-admin";
 import { hostHeaders, HOST_HEADERS_FILE } from "./site-headers/host-headers";
 import { siteConnectOrigins } from "./site-headers/security-headers";
 import { readBrand } from "./src/content/read-brand";
-import { checkContent, contentTypes, toTypeDefs, type EffectPages } from "./src/content/schema";
 import {
+  checkContent,
+  contentTypes,
+  toTypeDefs,
+  typeNameForFile,
+  type EffectPages,
+} from "./src/content/schema";
+import { readYaml } from "./src/content/yaml";
+import {
+  checkEffectFiles,
+  EFFECT_FILE_TYPE,
+  EFFECTS_SOURCE,
   effectsDir,
-  loadEffects,
+  shownFolder,
   publicationDay,
   PUBLICATION_RECORD,
   publishedEffects,
@@ -27,6 +37,8 @@ import {
 // build with its name, not render `null` (https://www.gatsbyjs.com/docs/reference/graphql-data-layer/schema-customization/).
 export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] = ({ actions }) => {
   actions.createTypes(toTypeDefs());
+  // An Effect's file as read; gatsby-node.ts checks and publishes it (src/effects/effects.ts).
+  actions.createTypes(`type ${EFFECT_FILE_TYPE} implements Node @dontInfer { name: String!, text: String }`);
 };
 
 // The production bundles:
@@ -60,9 +72,71 @@ export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({
 
 const NODE_KEYS = new Set(["id", "parent", "children", "internal"]);
 const SPEC_BY_TYPE = new Map(contentTypes.map((type) => [type.typeName, type]));
+const YAML_EXTENSION = /^ya?ml$/;
 
-// Checks each content file as it is read and names the file and the field that is wrong.
-export const onCreateNode: GatsbyNode["onCreateNode"] = ({ node, getNode, reporter }) => {
+/** What gatsby-source-filesystem says about a file. */
+interface FileNode {
+  id: string;
+  sourceInstanceName: string;
+  relativePath: string;
+  extension: string;
+  name: string;
+  internal: { type: string; mediaType?: string };
+}
+
+// Every file becomes data through the one YAML reader (src/content/yaml.ts): a file of content/ a
+// node of its type, checked as it is read (naming the file and the field that is wrong); a file of
+// the Effects' folder an EffectFile node holding its text, checked with the others when the pages
+// are made. Under `gatsby develop` a file saved, added or removed updates its node, and the pages.
+export const onCreateNode: GatsbyNode["onCreateNode"] = async ({
+  node,
+  getNode,
+  reporter,
+  actions,
+  loadNodeContent,
+  createNodeId,
+  createContentDigest,
+}) => {
+  if (node.internal.type === "File") {
+    const file = node as unknown as FileNode;
+    if (file.sourceInstanceName === EFFECTS_SOURCE) {
+      const text = YAML_EXTENSION.test(file.extension) ? await loadNodeContent(node) : undefined;
+      const effectFile = {
+        id: createNodeId(`EffectFile ${file.relativePath}`),
+        parent: node.id,
+        name: file.relativePath.split(path.sep).join("/"),
+        ...(text === undefined ? {} : { text }),
+        internal: { type: EFFECT_FILE_TYPE, contentDigest: createContentDigest(text ?? file.relativePath) },
+      };
+      actions.createNode(effectFile);
+      actions.createParentChildLink({ parent: node, child: effectFile as never });
+      return;
+    }
+    if (file.sourceInstanceName !== "content" || !YAML_EXTENSION.test(file.extension)) return;
+    const where = `content/${file.relativePath}`;
+    let data: unknown;
+    try {
+      data = readYaml(await loadNodeContent(node), where);
+    } catch (error) {
+      reporter.panicOnBuild(
+        `${where} is not valid YAML: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return;
+    }
+    if (typeof data !== "object" || data === null || Array.isArray(data)) {
+      reporter.panicOnBuild(`${where}: must hold named fields (a YAML mapping)`);
+      return;
+    }
+    const contentNode = {
+      ...data,
+      id: createNodeId(`${file.relativePath} content`),
+      parent: node.id,
+      internal: { type: typeNameForFile(file.name), contentDigest: createContentDigest(data) },
+    };
+    actions.createNode(contentNode);
+    actions.createParentChildLink({ parent: node, child: contentNode as never });
+    return;
+  }
   const type = SPEC_BY_TYPE.get(node.internal.type);
   if (!type) return;
   const data = Object.fromEntries(Object.entries(node).filter(([key]) => !NODE_KEYS.has(key)));
@@ -116,14 +190,23 @@ interface Publication {
 }
 
 /**
- * The Effects this build publishes, or null after telling the reporter what is wrong (the build
- * then stops). Read once per build, so the pages, the feeds and the mail editions agree.
+ * The Effects this build publishes, from the EffectFile nodes, or null after telling the reporter
+ * what is wrong (the build then stops; `gatsby develop` shows it and carries on). Made again each
+ * time the pages are made, so a saved Effect shows under `gatsby develop`; onPostBuild writes the
+ * feeds and the mail editions from the same list as the pages.
  */
 let publication: Publication | null = null;
-function readPublication(reporter: Reporter): Publication | null {
-  if (publication) return publication;
+function readPublication(
+  reporter: Reporter,
+  getNodesByType: (type: string) => Record<string, unknown>[],
+): Publication | null {
+  publication = null;
   const dir = effectsDir();
-  const { effects, problems } = loadEffects(dir);
+  const files = getNodesByType(EFFECT_FILE_TYPE).map((node) => ({
+    name: String(node.name),
+    text: typeof node.text === "string" ? node.text : undefined,
+  }));
+  const { effects, problems } = checkEffectFiles(files, shownFolder(dir));
   if (problems.length > 0) {
     reporter.panicOnBuild(`The Effects of the Day have problems:\n${problems.join("\n")}`);
     return null;
@@ -139,7 +222,7 @@ function readPublication(reporter: Reporter): Publication | null {
   const published = publishedEffects(effects, today);
   reporter.info(
     `Effects of the Day: ${published.length} published up to ${today} (${timeZone}), ` +
-      `${effects.length - published.length} scheduled for later, from ${path.relative(process.cwd(), dir)}`,
+      `${effects.length - published.length} scheduled for later, from ${shownFolder(dir)}`,
   );
   publication = { published, record: { today, effectsDir: dir } };
   return publication;
@@ -147,7 +230,7 @@ function readPublication(reporter: Reporter): Publication | null {
 
 // One page per published Effect and the archive, pre-rendered like the landing page (the pages get
 // the finished HTML, so no Markdown code reaches the browser), and the signup's result pages.
-export const createPages: GatsbyNode["createPages"] = ({ actions, reporter }) => {
+export const createPages: GatsbyNode["createPages"] = ({ actions, reporter, getNodesByType }) => {
   // Where send-confirmation sends a signup posted without JavaScript.
   for (const [result, pagePath] of Object.entries(SIGNUP_RESULT_PAGES)) {
     actions.createPage({
@@ -156,7 +239,7 @@ export const createPages: GatsbyNode["createPages"] = ({ actions, reporter }) =>
       context: { result: result as SignupResult },
     });
   }
-  const found = readPublication(reporter);
+  const found = readPublication(reporter, getNodesByType);
   if (!found) return;
   const { siteUrl, timeZone } = readBrand();
   for (const page of effectPages(found.published, siteUrl, timeZone)) {
@@ -206,7 +289,7 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
     path.join("public", HOST_HEADERS_FILE),
     hostHeaders("public", siteConnectOrigins(process.env)),
   );
-  const found = readPublication(reporter);
+  const found = publication;
   if (!found) return;
   const brand = readBrand();
   await writeEffectFiles("public", {

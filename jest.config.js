@@ -33,6 +33,7 @@ module.exports = {
         "<rootDir>/public",
         "<rootDir>/.node",
         "<rootDir>/.test-site",
+        "<rootDir>/.cms-develop",
         "<rootDir>/.public-aside",
       ],
       transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],

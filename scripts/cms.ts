@@ -28,8 +28,8 @@ async function main(): Promise<void> {
     log: (line) => console.log(`cms backend: ${line}`),
   });
   const gatsby = spawn(
-    path.join(ROOT, "node_modules/.bin/gatsby"),
-    ["develop", "--host", "localhost", "--port", String(sitePort)],
+    process.execPath,
+    [require.resolve("gatsby/cli.js"), "develop", "--host", "localhost", "--port", String(sitePort)],
     {
       cwd: ROOT,
       // CMS_BACKEND_PORT: /admin/'s policy lets the page call the backend (gatsby-config.ts).

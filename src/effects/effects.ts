@@ -23,27 +23,36 @@ export const effectsDir = (env: NodeJS.ProcessEnv = process.env, root = process.
 
 const YAML_FILE = /\.ya?ml$/;
 
+/** The name of the Effects' folder as a source of the build's data layer (gatsby-config.ts). */
+export const EFFECTS_SOURCE = "effects";
+/** The node type of one file there. */
+export const EFFECT_FILE_TYPE = "EffectFile";
+
+/** A file in the Effects' folder as the build's data layer sees it (an `EffectFile` node) or the disk. */
+export interface EffectFileText {
+  /** Its path in the folder, e.g. `2026-11-21.yaml` (in a subfolder, with the subfolder in front). */
+  name: string;
+  /** Its text; undefined for a folder. */
+  text?: string;
+}
+
 /**
- * Every Effect in `dir`, oldest first, and every problem found, each naming the file and, where
- * there is one, the field. A build with any problem must stop: `problems` is then not empty.
+ * Every Effect among `files`, oldest first, and every problem found, each naming the file (as
+ * `shownDir/name`) and, where there is one, the field. A build with any problem must stop:
+ * `problems` is then not empty. The build checks its nodes with this, `npm run check:content`
+ * the folder (`loadEffects`).
  */
-export function loadEffects(dir: string): { effects: Effect[]; problems: string[] } {
-  const shown = (name: string) => path.relative(process.cwd(), path.join(dir, name)) || name;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (error) {
-    // No folder yet: nothing to publish, which is not an error.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { effects: [], problems: [] };
-    throw error;
-  }
+export function checkEffectFiles(
+  files: readonly EffectFileText[],
+  shownDir: string,
+): { effects: Effect[]; problems: string[] } {
   const effects: Effect[] = [];
   const problems: string[] = [];
   const fileOfDay = new Map<string, string>();
-  for (const entry of [...entries].sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.name.startsWith(".")) continue;
-    const file = shown(entry.name);
-    if (!entry.isFile() || !YAML_FILE.test(entry.name)) {
+  for (const entry of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.split("/").some((part) => part.startsWith("."))) continue;
+    const file = path.posix.join(shownDir, entry.name);
+    if (entry.text === undefined || entry.name.includes("/") || !YAML_FILE.test(entry.name)) {
       problems.push(`${file}: only Effects belong here, one file per day named YYYY-MM-DD.yaml`);
       continue;
     }
@@ -62,7 +71,7 @@ export function loadEffects(dir: string): { effects: Effect[]; problems: string[
     fileOfDay.set(date, file);
     let data: unknown;
     try {
-      data = readYaml(readFileSync(path.join(dir, entry.name), "utf8"), file);
+      data = readYaml(entry.text, file);
     } catch (error) {
       problems.push(`${file}: not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
       continue;
@@ -75,6 +84,27 @@ export function loadEffects(dir: string): { effects: Effect[]; problems: string[
     effects.push({ ...(data as EffectContent), date, file });
   }
   return { effects, problems };
+}
+
+/** How a folder is named in messages: relative to where the command runs, as an editor names it. */
+export const shownFolder = (dir: string): string =>
+  (path.relative(process.cwd(), dir) || ".").split(path.sep).join("/");
+
+/** Every Effect in the folder `dir`, read from the disk and checked as the build checks its nodes. */
+export function loadEffects(dir: string): { effects: Effect[]; problems: string[] } {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    // No folder yet: nothing to publish, which is not an error.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { effects: [], problems: [] };
+    throw error;
+  }
+  const files = entries.map((entry) => ({
+    name: entry.name,
+    text: entry.isFile() ? readFileSync(path.join(dir, entry.name), "utf8") : undefined,
+  }));
+  return checkEffectFiles(files, shownFolder(dir));
 }
 
 /**

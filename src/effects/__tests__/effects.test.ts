@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { effectsDir, loadEffects, publicationDay, publishedEffects } from "../effects";
@@ -189,11 +189,48 @@ describe("the build", () => {
     delete process.env.EFFECTS_TODAY;
   });
 
+  /**
+   * The build as Gatsby runs it: every file in EFFECTS_DIR goes through onCreateNode as the File node
+   * gatsby-source-filesystem makes of it, then createPages reads the nodes that made.
+   */
   async function createPages() {
-    const { createPages: create } = await import("../../../gatsby-node");
+    const { createPages: create, onCreateNode } = await import("../../../gatsby-node");
+    const { EFFECTS_SOURCE } = await import("../effects");
     const reporter = { panicOnBuild: jest.fn(), info: jest.fn() };
+    const nodes: Record<string, unknown>[] = [];
+    const source = process.env.EFFECTS_DIR ?? "";
+    for (const relativePath of readdirSync(source, { recursive: true, encoding: "utf8" })) {
+      const absolutePath = path.join(source, relativePath);
+      if (statSync(absolutePath).isDirectory()) continue;
+      const file = {
+        id: `file ${relativePath}`,
+        internal: { type: "File" },
+        sourceInstanceName: EFFECTS_SOURCE,
+        relativePath,
+        absolutePath,
+        name: path.parse(relativePath).name,
+        extension: path.extname(relativePath).slice(1),
+      };
+      await onCreateNode!(
+        {
+          node: file,
+          reporter,
+          actions: {
+            createNode: (node: Record<string, unknown>) => nodes.push(node),
+            createParentChildLink: () => {},
+          },
+          loadNodeContent: async () => readFileSync(absolutePath, "utf8"),
+          createNodeId: (key: string) => key,
+          createContentDigest: (value: unknown) => JSON.stringify(value),
+        } as never,
+        {} as never,
+        () => undefined,
+      );
+    }
+    const getNodesByType = (type: string) =>
+      nodes.filter((node) => (node.internal as { type: string }).type === type);
     const actions = { createPage: jest.fn() };
-    await create!({ actions, reporter } as never, {} as never, () => undefined);
+    await create!({ actions, reporter, getNodesByType } as never, {} as never, () => undefined);
     const paths = actions.createPage.mock.calls.map(([page]) => page.path as string);
     // The signup's result pages are created on every build; these tests are about the Effects.
     return { reporter, paths: paths.filter((pagePath) => pagePath.startsWith("/effects/")) };
@@ -220,6 +257,21 @@ describe("the build", () => {
     const { reporter, paths } = await createPages();
     expect(reporter.panicOnBuild).not.toHaveBeenCalled();
     expect(paths).toEqual(["/effects/2026-11-21/", "/effects/2026-11-20/", "/effects/"]);
+  });
+
+  it("stops when a file sits in a subfolder or is not YAML, naming it", async () => {
+    writeFileSync(path.join(dir, "2026-11-20.yaml"), GOOD);
+    mkdirSync(path.join(dir, "old"));
+    writeFileSync(path.join(dir, "old", "2026-11-19.yaml"), GOOD);
+    writeFileSync(path.join(dir, "notes.txt"), "ideas");
+    process.env.EFFECTS_DIR = dir;
+    process.env.EFFECTS_TODAY = "2026-11-21";
+    const { reporter, paths } = await createPages();
+    const [message] = reporter.panicOnBuild.mock.calls[0];
+    const shown = (name: string) => path.relative(process.cwd(), path.join(dir, name));
+    expect(message).toContain(`${shown("old/2026-11-19.yaml")}: only Effects belong here`);
+    expect(message).toContain(`${shown("notes.txt")}: only Effects belong here`);
+    expect(paths).toEqual([]);
   });
 
   it("stops when EFFECTS_TODAY is not a day", async () => {

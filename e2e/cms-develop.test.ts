@@ -1,0 +1,146 @@
+/**
+ * `npm run cms` itself, as an editor runs it, in a copy of the project: Gatsby's development
+ * server and the local backend, the editor opened at the address it prints. A new Effect written in
+ * the editor is saved into content/effects/ and appears on the development site without a restart
+ * (the Effects are nodes of Gatsby's data layer); /admin/ has the built site's headers there too.
+ */
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { readYaml } from "../src/content/yaml";
+import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { visible } from "../test/support/expect";
+import { freePort } from "../test/support/free-port";
+import { startProcess, type StartedProcess } from "../test/support/process";
+import { describeInBrowser } from "../test/support/site";
+import { ROOT } from "../test/support/stack";
+
+jest.setTimeout(420_000);
+
+/**
+ * What `npm run cms` needs of the project, copied into `.cms-develop/` inside it, so the copy finds
+ * the project's node_modules as Node does, by walking up (a linked node_modules would load Gatsby
+ * twice). Git, the linters and the other tests ignore that folder.
+ */
+const COPY = path.join(ROOT, ".cms-develop");
+const PROJECT = [
+  "content",
+  "src",
+  "static",
+  "site-headers",
+  "scripts",
+  "supabase/functions/_shared",
+  "gatsby-config.ts",
+  "gatsby-node.ts",
+  "gatsby-browser.tsx",
+  "gatsby-ssr.tsx",
+  "package.json",
+  "tsconfig.json",
+  "postcss.config.js",
+  "tailwind.config.js",
+];
+
+const DAY = "2026-11-20";
+
+describeInBrowser("npm run cms", () => {
+  let dir: string;
+  let cms: StartedProcess;
+  let browser: Browser;
+  let site: string;
+  let editorAddress: string;
+
+  beforeAll(async () => {
+    dir = COPY;
+    rmSync(dir, { recursive: true, force: true });
+    for (const item of PROJECT)
+      cpSync(path.join(ROOT, item), path.join(dir, item), {
+        recursive: true,
+        filter: (source) => !source.includes(`${path.sep}__tests__`),
+      });
+    const [port, backendPort] = [await freePort(), await freePort()];
+    site = `http://localhost:${port}`;
+    [cms, browser] = await Promise.all([
+      startProcess(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cms.ts"], {
+        cwd: dir,
+        env: {
+          ...process.env,
+          // Jest's NODE_ENV=test makes Gatsby's babel loader skip its own state; an editor has none.
+          NODE_ENV: "development",
+          PORT: String(port),
+          CMS_BACKEND_PORT: String(backendPort),
+          // The day the development site publishes up to: the sample Effects and the new one.
+          EFFECTS_TODAY: "2026-11-24",
+          EFFECTS_DIR: "content/effects",
+          GATSBY_TELEMETRY_DISABLED: "1",
+        },
+        ready: /You can now view/,
+        timeoutMs: 300_000,
+      }),
+      launchChromium(),
+    ]);
+    editorAddress =
+      /http:\/\/localhost:\d+\/admin\/#cms-backend=\d+&cms-token=[\w-]+/.exec(cms.output())?.[0] ?? "";
+  }, 330_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await cms?.stop(10_000);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  it("prints the editor's address with this run's token, and serves /admin/ with the site's headers", async () => {
+    expect(editorAddress).toMatch(new RegExp(`^${site}/admin/#cms-backend=\\d+&cms-token=[\\w-]{32}$`));
+    const admin = await fetch(`${site}/admin/`);
+    expect(admin.status).toBe(200);
+    const policy = admin.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("script-src 'self' 'unsafe-eval'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    const backendPort = /cms-backend=(\d+)/.exec(editorAddress)?.[1];
+    expect(policy).toContain(`http://localhost:${backendPort}`);
+    expect(admin.headers.get("cross-origin-opener-policy")).toBe("same-origin-allow-popups");
+    expect(admin.headers.get("x-robots-tag")).toBe("noindex");
+    expect(admin.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("shows a new Effect written in the editor on the development site, without a restart", async () => {
+    const pageUrl = `${site}/effects/${DAY}/`;
+    expect((await fetch(pageUrl)).status).toBe(404);
+
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    await page.goto(editorAddress);
+    // The token left the address bar as soon as the editor read it.
+    expect(page.url()).not.toContain("cms-token");
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.getByRole("link", { name: "Effects of the Day", exact: true }).click();
+    await page.getByRole("link", { name: /Effect of the Day$/ }).click();
+    await page.getByRole("textbox", { name: "Day", exact: true }).fill(DAY);
+    await page.getByLabel("Title", { exact: true }).fill("Say the hard thing kindly");
+    await page.getByLabel("Summary", { exact: true }).fill("Honest words, gently said, keep a family close.");
+    await page.locator('[contenteditable="true"]').click();
+    await page.keyboard.type("Tell one person today the thing you have been avoiding, and say it with care.");
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await page.getByText("Publish now").click();
+    await visible(page.getByText("Entry saved"));
+
+    const file = path.join(dir, "content/effects", `${DAY}.yaml`);
+    expect(existsSync(file)).toBe(true);
+    expect(readYaml(readFileSync(file, "utf8"))).toMatchObject({ title: "Say the hard thing kindly" });
+
+    // Gatsby sees the new file, makes its node and its page: no restart.
+    const site_ = await context.newPage();
+    let shown = false;
+    for (let tries = 0; tries < 60 && !shown; tries += 1) {
+      const response = await site_.goto(pageUrl);
+      shown =
+        response?.status() === 200 &&
+        (await site_.getByRole("heading", { name: "Say the hard thing kindly" }).count()) > 0;
+      if (!shown) await site_.waitForTimeout(1_000);
+    }
+    expect(shown).toBe(true);
+    await visible(site_.getByText("Tell one person today the thing you have been avoiding"));
+    await site_.goto(`${site}/effects/`);
+    await visible(site_.getByRole("link", { name: "Say the hard thing kindly" }));
+    await context.close();
+  });
+});
