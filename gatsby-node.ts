@@ -10,6 +10,7 @@ import {
   contentTypes,
   toTypeDefs,
   typeNameForFile,
+  type Brand,
   type EffectPages,
 } from "./src/content/schema";
 import { readYaml } from "./src/content/yaml";
@@ -156,7 +157,14 @@ export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = async ({ getNodesB
       reporter.panicOnBuild(`content/${type.file}.yaml is missing or empty: the site needs it.`);
     }
   }
-  await writeCmsAdmin("public");
+  const [brand] = getNodesByType("Brand") as unknown as Brand[];
+  const [pageTexts] = getNodesByType("EffectPages") as unknown as EffectPages[];
+  if (!brand || !pageTexts) return;
+  // The preview pane's texts, from the same nodes as the pages.
+  await writeCmsAdmin("public", {
+    siteUrl: brand.siteUrl,
+    effectPages: { name: pageTexts.name, mail: pageTexts.mail, effect: pageTexts.effect },
+  });
 };
 
 // `gatsby develop` (which `npm run cms` runs) serves files from public/ but answers every HTML

@@ -224,6 +224,57 @@ describeInBrowser("the content editor at /admin/", () => {
     await closeEditor(context);
   });
 
+  it("previews an Effect as its page and its mail, and a core value as the landing page shows it", async () => {
+    const { page, context, refusals } = await openEditor();
+    const texts = parseYaml(readFileSync(path.join(ROOT, "content/effect-pages.yaml"), "utf8")) as {
+      mail: { readOnlineLabel: string };
+    };
+    await page.getByRole("link", { name: "Effects of the Day", exact: true }).click();
+    await page.getByRole("link", { name: /Effect of the Day$/ }).click();
+    await page.getByRole("textbox", { name: "Day", exact: true }).fill("2031-04-02");
+    await page.getByLabel("Title", { exact: true }).fill("Listen first");
+    await page.getByLabel("Summary", { exact: true }).fill("Hear the whole sentence before you answer it.");
+    await page.locator('[contenteditable="true"]').click();
+    await page.keyboard.type("Ask one question today and wait for the whole answer.");
+
+    const preview = page.frameLocator("#preview-pane");
+    const title = preview.getByRole("heading", { name: "Listen first", level: 1 });
+    await visible(title);
+    // The site's CSS is in the pane: the display face and the page's cream background.
+    expect(await title.evaluate((node) => getComputedStyle(node).fontFamily)).toContain("Anton");
+    expect(await preview.locator("article").evaluate((node) => getComputedStyle(node).backgroundColor)).toBe(
+      "rgb(250, 246, 240)",
+    );
+    await visible(preview.getByText("Ask one question today and wait for the whole answer."));
+    await visible(preview.getByText("April 2, 2031"));
+    const mail = preview.frameLocator('iframe[title="The Effect as the mail will look"]');
+    await visible(mail.getByRole("heading", { name: "Listen first" }));
+    await visible(mail.getByRole("link", { name: texts.mail.readOnlineLabel }));
+    await page.screenshot({ path: path.join(SCREENSHOTS, "admin-effect-preview-1280.png") });
+
+    // What the build would refuse is said in the preview, before anything is saved.
+    await page.locator('[contenteditable="true"]').click();
+    await page.keyboard.type(" <b>now</b>");
+    await visible(preview.getByRole("alert").getByText(/raw HTML is not allowed.*"<b>"/));
+
+    expect(refusals()).toEqual([]);
+    await closeEditor(context);
+
+    const second = await openEditor();
+    await second.page.getByRole("link", { name: "Core values", exact: true }).click();
+    await second.page.getByRole("link", { name: "Core values", exact: true }).nth(1).click();
+    const values = second.page.frameLocator("#preview-pane");
+    await visible(values.getByRole("heading", { name: "Confidence", level: 3 }));
+    await openItem(second.page, "Confidence");
+    await second.page
+      .getByLabel("Description", { exact: true })
+      .first()
+      .fill("Certainty grows from the work.");
+    await visible(values.getByText("Certainty grows from the work."));
+    expect(second.refusals()).toEqual([]);
+    await closeEditor(second.context);
+  });
+
   it("edits a saved Effect in place: its day stays its file name and is not written into it", async () => {
     const dir = path.join(backend.repoDir, "content/effects");
     mkdirSync(dir, { recursive: true });

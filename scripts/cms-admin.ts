@@ -1,11 +1,14 @@
 /**
  * Puts the CMS at `public/admin/`: Decap's standalone bundle (its own React, loaded only there),
- * copied from node_modules at build time rather than committed, and `config.yml` generated from
- * src/content/schema.ts. `static/admin/` adds the page and the editor setup script.
+ * copied from node_modules at build time rather than committed, `config.yml` generated from
+ * src/content/schema.ts, and the preview pane's code and CSS (`/admin/previews.js`
+ * from src/cms-preview/previews.tsx, `/admin/preview.css` from the site's src/styles/global.css).
+ * `static/admin/` adds the page and the editor setup script.
  */
-import { copyFile, mkdir, readdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import type { PreviewTexts } from "../src/cms-preview/preview-texts.ts";
 import { backendFromEnv, cmsConfigYaml } from "../src/content/cms-config.ts";
 
 // Gatsby bundles gatsby-node.ts and its imports, which leaves no `require.resolve`: resolve from the project.
@@ -17,8 +20,54 @@ const BUNDLE_FILE = /^(?:\d+\.)?decap-cms\.js$|^decap-cms\.js\.LICENSE\.txt$|\.w
 export const decapDistDir = (): string =>
   path.join(path.dirname(requireFromRoot.resolve("decap-cms/package.json")), "dist");
 
+/** The display face the site's CSS names, copied beside `/admin/preview.css`. */
+const FONT = "anton-latin-400-normal.woff2";
+
+/** The previews' bundle: the site's components and renderers, React with them, the texts inlined. */
+// esbuild, PostCSS and Tailwind are loaded when the CMS is written, not when gatsby-node.ts is
+// imported (the site's tests import it in a browser-like environment, where esbuild refuses to load).
+async function writePreviews(target: string, texts: PreviewTexts): Promise<void> {
+  const { build } = await import("esbuild");
+  await build({
+    entryPoints: [path.resolve("src/cms-preview/previews.tsx")],
+    outfile: path.join(target, "previews.js"),
+    bundle: true,
+    minify: true,
+    format: "iife",
+    target: "es2020",
+    jsx: "automatic",
+    legalComments: "linked",
+    alias: { gatsby: path.resolve("src/cms-preview/gatsby-stand-in.ts") },
+    define: { "process.env.NODE_ENV": '"production"', __PREVIEW_TEXTS__: JSON.stringify(texts) },
+    logLevel: "silent",
+  });
+}
+
+/** The site's CSS as Gatsby builds it (Tailwind over src/), the font beside it. */
+async function writePreviewCss(target: string): Promise<void> {
+  const from = path.resolve("src/styles/global.css");
+  const fontUrl = `url("~@fontsource/anton/files/${FONT}")`;
+  const source = await readFile(from, "utf8");
+  if (!source.includes(fontUrl))
+    throw new Error(`${from} no longer names ${fontUrl}: update scripts/cms-admin.ts`);
+  const [{ default: postcss }, { default: tailwindcss }, { default: autoprefixer }] = await Promise.all([
+    import("postcss"),
+    import("tailwindcss"),
+    import("autoprefixer"),
+  ]);
+  const config = requireFromRoot(path.resolve("tailwind.config.js")) as Parameters<typeof tailwindcss>[0];
+  const { css } = await postcss([tailwindcss(config), autoprefixer]).process(
+    source.replace(fontUrl, `url("${FONT}")`),
+    { from },
+  );
+  await writeFile(path.join(target, "preview.css"), css);
+  const fonts = path.join(path.dirname(requireFromRoot.resolve("@fontsource/anton/package.json")), "files");
+  await copyFile(path.join(fonts, FONT), path.join(target, FONT));
+}
+
 export async function writeCmsAdmin(
   publicDir: string,
+  texts: PreviewTexts,
   env: Record<string, string | undefined> = process.env,
 ): Promise<{ files: number }> {
   const target = path.join(publicDir, "admin");
@@ -37,5 +86,6 @@ export async function writeCmsAdmin(
   );
   await copyFile(jsYaml, path.join(target, "js-yaml.min.js"));
   await writeFile(path.join(target, "config.yml"), cmsConfigYaml(backendFromEnv(env)));
+  await Promise.all([writePreviews(target, texts), writePreviewCss(target)]);
   return { files: bundle.length + 2 };
 }

@@ -138,11 +138,14 @@ export function cmsField(name: string, spec: FieldSpec): CmsField {
 export const cmsFields = (spec: ObjectSpec): CmsField[] =>
   Object.entries(spec).map(([name, fieldSpec]) => cmsField(name, fieldSpec));
 
+/** The files whose form has a preview pane, drawn as on the landing page (src/cms-preview/previews.tsx). */
+export const PREVIEWED_FILES: ReadonlySet<string> = new Set(["core-values", "story"]);
+
 /** One collection per content file, holding that one file. */
 export const fileCollection = (type: ContentType) => ({
   name: type.file,
   label: COLLECTION_LABELS[type.file] ?? humanLabel(type.file),
-  editor: { preview: false },
+  ...(PREVIEWED_FILES.has(type.file) ? {} : { editor: { preview: false } }),
   files: [
     {
       name: type.file,
@@ -173,7 +176,9 @@ export const effectsCollection = () => {
     identifier_field: "title",
     summary: "{{filename}}: {{title}}",
     sortable_fields: [],
-    editor: { preview: false },
+    // The preview pane shows the page and the mail (src/cms-preview/previews.tsx); a draft's
+    // preview deploy opens at the Effect's page.
+    preview_path: "effects/{{slug}}/",
     fields: [
       {
         name: "date",
@@ -246,6 +251,8 @@ export function cmsConfig(backend: CmsBackendOptions = {}, types: readonly Conte
       ...(backend.repo ? { repo: backend.repo } : {}),
       branch: backend.branch ?? "main",
       ...signInEndpoint(backend),
+      // The commit status deploy-preview.yml sets on a draft's pull request: "View Preview".
+      preview_context: "deploy/preview",
       commit_messages: {
         create: "content: create {{collection}} “{{slug}}”",
         update: "content: update {{collection}} “{{slug}}”",

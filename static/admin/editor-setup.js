@@ -104,7 +104,9 @@ async function loadConfig() {
 
 loadScript("/admin/js-yaml.min.js")
   .then(() => Promise.all([loadConfig(), loadScript("/admin/decap-cms.js")]))
-  .then(([config]) => {
+  // The preview pane's templates (src/cms-preview/previews.tsx) register themselves with the CMS.
+  .then(([config]) => loadScript("/admin/previews.js").then(() => config))
+  .then((config) => {
     registerEffectDay();
     CMS.init({ config });
   })

@@ -1,0 +1,7 @@
+/** What the editor's previews need from content/, put into their bundle by scripts/cms-admin.ts. */
+import type { EffectPages } from "../content/schema";
+
+export interface PreviewTexts {
+  siteUrl: string;
+  effectPages: Pick<EffectPages, "name" | "mail" | "effect">;
+}
