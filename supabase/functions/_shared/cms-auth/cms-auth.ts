@@ -300,6 +300,8 @@ ${script}
       "Content-Security-Policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
       // The sign-in window must keep its opener to hand it the token.
       "Cross-Origin-Opener-Policy": "unsafe-none",
+      // A page that may carry a token is never kept by a cache.
+      "Cache-Control": "no-store",
       "Referrer-Policy": "no-referrer",
       "X-Content-Type-Options": "nosniff",
       "X-Frame-Options": "DENY",
