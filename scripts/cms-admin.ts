@@ -24,10 +24,12 @@ export const decapDistDir = (): string =>
 const FONT = "anton-latin-400-normal.woff2";
 
 /** The previews' bundle: the site's components and renderers, React with them, the texts inlined. */
-// esbuild, PostCSS and Tailwind are loaded when the CMS is written, not when gatsby-node.ts is
+// esbuild, PostCSS and Tailwind are required when the CMS is written, not when gatsby-node.ts is
 // imported (the site's tests import it in a browser-like environment, where esbuild refuses to load).
+// They are CommonJS and are required, not imported: Gatsby compiles gatsby-node for a build without
+// the default-export interop, so `(await import("tailwindcss")).default` is undefined there.
 async function writePreviews(target: string, texts: PreviewTexts): Promise<void> {
-  const { build } = await import("esbuild");
+  const { build } = requireFromRoot("esbuild") as typeof import("esbuild");
   await build({
     entryPoints: [path.resolve("src/cms-preview/previews.tsx")],
     outfile: path.join(target, "previews.js"),
@@ -50,11 +52,9 @@ async function writePreviewCss(target: string): Promise<void> {
   const source = await readFile(from, "utf8");
   if (!source.includes(fontUrl))
     throw new Error(`${from} no longer names ${fontUrl}: update scripts/cms-admin.ts`);
-  const [{ default: postcss }, { default: tailwindcss }, { default: autoprefixer }] = await Promise.all([
-    import("postcss"),
-    import("tailwindcss"),
-    import("autoprefixer"),
-  ]);
+  const postcss = requireFromRoot("postcss") as typeof import("postcss").default;
+  const tailwindcss = requireFromRoot("tailwindcss") as typeof import("tailwindcss");
+  const autoprefixer = requireFromRoot("autoprefixer") as typeof import("autoprefixer");
   const config = requireFromRoot(path.resolve("tailwind.config.js")) as Parameters<typeof tailwindcss>[0];
   const { css } = await postcss([tailwindcss(config), autoprefixer]).process(
     source.replace(fontUrl, `url("${FONT}")`),
