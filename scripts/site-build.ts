@@ -68,7 +68,10 @@ export function buildReason(
   const built = path.join(publicDir, "index.html");
   if (!existsSync(built)) return `${path.relative(root, built)} is missing`;
   const sources = [
-    ...["src", "content", "static"].map((dir) => path.join(root, dir)),
+    // The site's sources, and the modules gatsby-node.ts and gatsby-config.ts import from beside them.
+    ...["src", "content", "static", "scripts", "site-headers", "supabase/functions/_shared"].map((dir) =>
+      path.join(root, dir),
+    ),
     effectsDir(env, root),
     ...readdirSync(root)
       .filter((name) =>
