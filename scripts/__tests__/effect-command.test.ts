@@ -22,6 +22,7 @@ import { fixtureEdition, publishEdition, seedConfirmed } from "../../test/suppor
 import { linkIn, recipients } from "../../test/support/outbox.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { preparedDataDir, startTestStack } from "../../test/support/test-stack.ts";
+import { readSenderIdentity } from "../../src/content/read-brand.ts";
 import { parseCommandLine } from "../effect.ts";
 
 jest.setTimeout(180_000);
@@ -317,7 +318,6 @@ describe("with a local stack holding the PGlite folder", () => {
       SMTP_URL: smtp.url,
       PUBLIC_DIR: publicDir,
       SEND_AT: "00:00",
-      BRAND_TIME_ZONE: "UTC",
     });
     try {
       const addresses = ["first@example.com", "second@example.com"];
@@ -328,7 +328,8 @@ describe("with a local stack holding the PGlite folder", () => {
           token: linkIn(mail, "confirm").searchParams.get("confirm"),
         });
       // Published after the subscribers confirmed; the restarted stack finds it due at once.
-      const today = dayIn("UTC", stack.now());
+      // The stack counts the day in content/brand.yaml's time zone, which is not UTC's for hours a day.
+      const today = dayIn(readSenderIdentity(path.resolve("content")).timeZone, stack.now());
       publishEdition(publicDir, fixtureEdition(today, stack.origin));
       await stack.restart();
       const mails = await smtp.waitForMails(4, 30_000);
