@@ -12,6 +12,8 @@ export default tseslint.config(
     ignores: [
       "public/",
       ".test-site/",
+      ".test-site-cache/",
+      ".cache-aside/",
       ".cms-develop/",
       ".public-aside/",
       "screenshots/",

@@ -36,9 +36,44 @@ function newest(target: string, depth = 0): Newest | null {
   return best;
 }
 
+/**
+ * The Gatsby cache that goes with a build folder: `.cache/` for `public/`, and for another folder
+ * one beside it (`.test-site-cache/` for `.test-site/`). Gatsby's cache remembers what it last wrote
+ * (the pages' HTML and data, the compilation's name in `public/page-data/app-data.json`) and
+ * rewrites only what changed, so a cache shared by two folders leaves each with files from the
+ * other's build: a compilation named there that is not the pages' makes every page reload itself.
+ */
+export function cacheFor(root: string, publicDir: string): string {
+  return path.resolve(publicDir) === path.join(root, "public")
+    ? path.join(root, ".cache")
+    : `${path.resolve(publicDir)}-cache`;
+}
+
+/**
+ * Gatsby's pages name the compilation they were built with, and `public/page-data/app-data.json`
+ * (in whichever folder) names the one the browser should be running; when they differ, every page
+ * reloads itself as soon as its scripts run. A build that rewrote the pages but kept an older app
+ * data file leaves them so.
+ */
+function compilationMismatch(publicDir: string): string | null {
+  if (!existsSync(path.join(publicDir, "index.html"))) return null;
+  const pages = /___webpackCompilationHash="(\w+)"/.exec(
+    readFileSync(path.join(publicDir, "index.html"), "utf8"),
+  );
+  if (!pages) return null;
+  const appData = path.join(publicDir, "page-data", "app-data.json");
+  const named = existsSync(appData)
+    ? (JSON.parse(readFileSync(appData, "utf8")) as { webpackCompilationHash?: string })
+        .webpackCompilationHash
+    : undefined;
+  return named === pages[1]
+    ? null
+    : `${path.basename(publicDir)}/page-data/app-data.json is not from the build that made the pages (every page would reload itself)`;
+}
+
 /** Why the last build's Effects are not the ones `env` asks for, or null when they are. */
-function publicationReason(root: string, env: NodeJS.ProcessEnv): string | null {
-  const recordFile = path.join(root, PUBLICATION_RECORD);
+function publicationReason(root: string, publicDir: string, env: NodeJS.ProcessEnv): string | null {
+  const recordFile = path.join(cacheFor(root, publicDir), path.relative(".cache", PUBLICATION_RECORD));
   if (!existsSync(recordFile)) return "no record of which Effects the last build published";
   const record = JSON.parse(readFileSync(recordFile, "utf8")) as PublicationRecord;
   const dir = effectsDir(env, root);
@@ -79,10 +114,12 @@ export function buildReason(
       )
       .map((name) => path.join(root, name)),
   ];
+  const mismatch = compilationMismatch(publicDir);
+  if (mismatch) return mismatch;
   const builtAt = statSync(built).mtimeMs;
   const changed = sources.map((source) => newest(source)).find((found) => found && found.mtimeMs > builtAt);
   if (changed) return `${path.relative(root, changed.file)} changed since the last build`;
-  return publicationReason(root, env);
+  return publicationReason(root, publicDir, env);
 }
 
 /**
@@ -90,10 +127,12 @@ export function buildReason(
  * `npm start`, the browser tests and the benchmarks run before they serve it. Throws when the
  * build fails (its own messages are already on the terminal).
  *
- * Gatsby always builds into `public/`. A build for another folder (the browser tests' own,
- * `.test-site/`, with their fixture Effects) moves the developer's `public/` aside first and puts
- * it back afterwards, also when the build fails, so `npm start`'s site is never replaced by the
- * tests'. A folder left aside by a build that was killed is put back at the next one.
+ * Gatsby always builds into `public/` with its cache in `.cache/`. A build for another folder (the
+ * browser tests' own, `.test-site/`, with their fixture Effects) moves the developer's `public/`
+ * and `.cache/` aside first, puts the folder's own in their place, and puts everything back
+ * afterwards, also when the build fails, so `npm start`'s site is never replaced by the tests' and
+ * neither build starts from the other's cache. What a killed build left aside is put back at the
+ * next one.
  */
 export function buildSiteIfStale(
   root = path.resolve(__dirname, ".."),
@@ -102,10 +141,16 @@ export function buildSiteIfStale(
 ): void {
   const defaultDir = path.join(root, "public");
   const aside = path.join(root, ".public-aside");
-  if (existsSync(aside)) {
-    // A build for another folder was killed: `public/` holds its half-built site.
-    rmSync(defaultDir, { recursive: true, force: true });
-    renameSync(aside, defaultDir);
+  const defaultCache = path.join(root, ".cache");
+  const cacheAside = path.join(root, ".cache-aside");
+  // A build for another folder was killed: `public/` and `.cache/` hold its half-built site.
+  for (const [kept, inPlace] of [
+    [aside, defaultDir],
+    [cacheAside, defaultCache],
+  ]) {
+    if (!existsSync(kept)) continue;
+    rmSync(inPlace, { recursive: true, force: true });
+    renameSync(kept, inPlace);
   }
   const reason = buildReason(root, publicDir, env);
   const shown = path.relative(root, publicDir) || publicDir;
@@ -116,11 +161,16 @@ export function buildSiteIfStale(
     return;
   }
   console.log(`Building the site into ${shown}/: ${reason}.`);
+  // Gatsby's cache would keep the stale app data file (it rewrites it only for a new compilation).
+  if (compilationMismatch(publicDir)) rmSync(cacheFor(root, publicDir), { recursive: true, force: true });
   const elsewhere = path.resolve(publicDir) !== defaultDir;
+  const ownCache = cacheFor(root, publicDir);
   if (elsewhere) {
     if (existsSync(defaultDir)) renameSync(defaultDir, aside);
-    // The folder's last build, as Gatsby's starting point.
+    if (existsSync(defaultCache)) renameSync(defaultCache, cacheAside);
+    // The folder's last build and its cache, as Gatsby's starting point.
     if (existsSync(publicDir)) renameSync(publicDir, defaultDir);
+    if (existsSync(ownCache)) renameSync(ownCache, defaultCache);
   }
   try {
     const result = spawnSync(path.join(root, "node_modules/.bin/gatsby"), ["build"], {
@@ -132,8 +182,11 @@ export function buildSiteIfStale(
   } finally {
     if (elsewhere) {
       rmSync(publicDir, { recursive: true, force: true });
+      rmSync(ownCache, { recursive: true, force: true });
       if (existsSync(defaultDir)) renameSync(defaultDir, publicDir);
+      if (existsSync(defaultCache)) renameSync(defaultCache, ownCache);
       if (existsSync(aside)) renameSync(aside, defaultDir);
+      if (existsSync(cacheAside)) renameSync(cacheAside, defaultCache);
     }
   }
 }

@@ -92,6 +92,37 @@ describe("whether npm start rebuilds the site", () => {
     );
   });
 
+  it("builds when the pages and page-data/app-data.json come from different builds", () => {
+    const page = (hash: string) => `<script>window.___webpackCompilationHash="${hash}";</script>`;
+    write("public/index.html", 100);
+    writeFileSync(path.join(root, "public", "index.html"), page("c4dd9bd0070fe8939a07"));
+    write("public/page-data/app-data.json", 100);
+    const appData = (hash: string) =>
+      writeFileSync(
+        path.join(root, "public", "page-data", "app-data.json"),
+        JSON.stringify({ webpackCompilationHash: hash }),
+      );
+    appData("b1581b8a7a4695d5e6d4");
+    expect(buildReason(root, undefined, env)).toBe(
+      "public/page-data/app-data.json is not from the build that made the pages (every page would reload itself)",
+    );
+    appData("c4dd9bd0070fe8939a07");
+    expect(buildReason(root, undefined, env)).toBeNull();
+  });
+
+  it("reads the publication record of another folder's build from that folder's own cache", () => {
+    write(".test-site/index.html", 100);
+    expect(buildReason(root, path.join(root, ".test-site"), env)).toBe(
+      "no record of which Effects the last build published",
+    );
+    mkdirSync(path.join(root, ".test-site-cache"));
+    writeFileSync(
+      path.join(root, ".test-site-cache", "effects-publication.json"),
+      JSON.stringify({ today: "2026-11-21", effectsDir: path.join(root, "content", "effects") }),
+    );
+    expect(buildReason(root, path.join(root, ".test-site"), env)).toBeNull();
+  });
+
   it("ignores tests", () => {
     write("public/index.html", 100);
     write("src/pages/__tests__/index.test.tsx", 10);
@@ -104,14 +135,24 @@ describe("a build for the browser tests' own folder", () => {
   const read = (file: string) => readFileSync(path.join(root, file), "utf8");
   /**
    * Gatsby, played by a script in the temporary root: it writes `public/index.html` (or fails, with
-   * FAIL set) the way `gatsby build` does. The real build runs in the browser tests' global setup.
+   * FAIL set) the way `gatsby build` does, and, as Gatsby's cache does, remembers in `.cache/` which
+   * site it built last (`public/started-from` says which one it started from). The real build runs
+   * in the browser tests' global setup.
    */
   const standInGatsby = () => {
     const bin = path.join(root, "node_modules", ".bin");
     mkdirSync(bin, { recursive: true });
     writeFileSync(
       path.join(bin, "gatsby"),
-      '#!/bin/sh\nmkdir -p public\necho "$SITE" > public/index.html\n[ -z "$FAIL" ] || exit 1\n',
+      [
+        "#!/bin/sh",
+        "mkdir -p public .cache",
+        "cat .cache/built > public/started-from 2>/dev/null || echo nothing > public/started-from",
+        'echo "$SITE" > public/index.html',
+        'echo "$SITE" > .cache/built',
+        '[ -z "$FAIL" ] || exit 1',
+        "",
+      ].join("\n"),
     );
     chmodSync(path.join(bin, "gatsby"), 0o755);
   };
@@ -119,6 +160,8 @@ describe("a build for the browser tests' own folder", () => {
     root = mkdtempSync(path.join(tmpdir(), "site-build-dir-"));
     mkdirSync(path.join(root, "public"));
     writeFileSync(path.join(root, "public", "index.html"), "the developer's site");
+    mkdirSync(path.join(root, ".cache"));
+    writeFileSync(path.join(root, ".cache", "built"), "developer\n");
     mkdirSync(path.join(root, "content"));
     standInGatsby();
   });
@@ -139,6 +182,22 @@ describe("a build for the browser tests' own folder", () => {
     expect(read(".test-site/index.html")).toBe("tests\n");
     expect(read("public/index.html")).toBe("the developer's site");
     expect(existsSync(path.join(root, ".public-aside"))).toBe(false);
+    expect(existsSync(path.join(root, ".cache-aside"))).toBe(false);
+  });
+
+  it("gives each folder its own Gatsby cache, so neither build starts from the other's", () => {
+    const build = (site: string) =>
+      quietly(() =>
+        buildSiteIfStale(root, path.join(root, ".test-site"), { EFFECTS_TODAY: "2026-11-21", SITE: site }),
+      );
+    build("tests");
+    expect(read(".test-site/started-from")).toBe("nothing\n");
+    expect(read(".cache/built")).toBe("developer\n");
+    expect(read(".test-site-cache/built")).toBe("tests\n");
+    // No record of the Effects published (the stand-in writes none), so it builds again.
+    build("tests again");
+    expect(read(".test-site/started-from")).toBe("tests\n");
+    expect(read(".cache/built")).toBe("developer\n");
   });
 
   it("puts public/ back when the build fails, and after a build that was killed", () => {
@@ -149,14 +208,20 @@ describe("a build for the browser tests' own folder", () => {
     ).toThrow("The site did not build");
     expect(read("public/index.html")).toBe("the developer's site");
 
-    // Killed mid-build: public/ aside, a half-built site in its place.
+    expect(read(".cache/built")).toBe("developer\n");
+
+    // Killed mid-build: public/ and .cache/ aside, a half-built site and its cache in their place.
     renameSync(path.join(root, "public"), path.join(root, ".public-aside"));
+    renameSync(path.join(root, ".cache"), path.join(root, ".cache-aside"));
     mkdirSync(path.join(root, "public"));
     writeFileSync(path.join(root, "public", "index.html"), "half built");
+    mkdirSync(path.join(root, ".cache"));
+    writeFileSync(path.join(root, ".cache", "built"), "half built\n");
     quietly(() =>
       buildSiteIfStale(root, path.join(root, ".test-site"), { EFFECTS_TODAY: "2026-11-21", SITE: "tests" }),
     );
     expect(read("public/index.html")).toBe("the developer's site");
+    expect(read(".cache/built")).toBe("developer\n");
     expect(read(".test-site/index.html")).toBe("tests\n");
   });
 });

@@ -110,7 +110,17 @@ export function useSite(env: Record<string, string> = {}): Site {
       const requests: Request[] = [];
       page.on("request", (request) => requests.push(request));
       const response = await page.goto(new URL(path, origin).href);
-      if (javaScriptEnabled && (options.untilHydrated ?? true)) await untilHydrated(page);
+      if (javaScriptEnabled && (options.untilHydrated ?? true)) {
+        await untilHydrated(page);
+        // A visitor would see the page load twice: Gatsby reloads a page whose build does not match
+        // public/page-data/app-data.json (a redirect's hops are one load).
+        const loads = requests.filter(
+          (request) =>
+            request.isNavigationRequest() && request.frame() === page.mainFrame() && !request.redirectedTo(),
+        );
+        if (loads.length > 1)
+          throw new Error(`${path} loaded ${loads.length} times: the page reloaded itself`);
+      }
       return {
         page,
         context,
