@@ -163,6 +163,7 @@ export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = async ({ getNodesB
   // The preview pane's texts, from the same nodes as the pages.
   await writeCmsAdmin("public", {
     siteUrl: brand.siteUrl,
+    timeZone: brand.timeZone,
     effectPages: { name: pageTexts.name, mail: pageTexts.mail, effect: pageTexts.effect },
   });
 };

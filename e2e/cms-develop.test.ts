@@ -4,9 +4,10 @@
  * the editor is saved into content/effects/ and appears on the development site without a restart
  * (the Effects are nodes of Gatsby's data layer); /admin/ has the built site's headers there too.
  */
-import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
+import { BUILD_FILE, BUILD_FOLDERS } from "../scripts/site-build";
 import { readYaml } from "../src/content/yaml";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { visible } from "../test/support/expect";
@@ -18,26 +19,17 @@ import { ROOT } from "../test/support/stack";
 jest.setTimeout(420_000);
 
 /**
- * What `npm run cms` needs of the project, copied into `.cms-develop/` inside it, so the copy finds
+ * What `npm run cms` needs of the project (what the build reads, scripts/site-build.ts, with
+ * package.json and tsconfig.json), copied into `.cms-develop/` inside it, so the copy finds
  * the project's node_modules as Node does, by walking up (a linked node_modules would load Gatsby
  * twice). Git, the linters and the other tests ignore that folder.
  */
 const COPY = path.join(ROOT, ".cms-develop");
 const PROJECT = [
-  "content",
-  "src",
-  "static",
-  "site-headers",
-  "scripts",
-  "supabase/functions/_shared",
-  "gatsby-config.ts",
-  "gatsby-node.ts",
-  "gatsby-browser.tsx",
-  "gatsby-ssr.tsx",
+  ...BUILD_FOLDERS,
+  ...readdirSync(ROOT).filter((name) => BUILD_FILE.test(name)),
   "package.json",
   "tsconfig.json",
-  "postcss.config.js",
-  "tailwind.config.js",
 ];
 
 const DAY = "2026-11-20";

@@ -1,9 +1,8 @@
 /**
- * Whether the site needs a build: `public/index.html` missing, or older than a source file in
- * src/, content/, static/, a gatsby-*.ts file, the Tailwind and PostCSS configuration or the
- * installed dependencies' lock, or made for another day's Effects (or another set of them, see
- * `EFFECTS_DIR`) than the one asked for now; and builds it then. Tests (`__tests__`) do not change
- * the build.
+ * Whether the site needs a build: `public/index.html` missing, older than a file the build reads
+ * (BUILD_FOLDERS, BUILD_FILE), its pages and app data from different builds, or made for another
+ * day's Effects (or another set of them, see `EFFECTS_DIR`) than the one asked for now; and builds
+ * it then. Tests (`__tests__`) do not change the build.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
@@ -16,6 +15,18 @@ import {
   PUBLICATION_RECORD,
   type PublicationRecord,
 } from "../src/effects/effects";
+
+/** What the build reads: the site's sources, and the modules gatsby-node.ts and gatsby-config.ts import from beside them. */
+export const BUILD_FOLDERS = [
+  "src",
+  "content",
+  "static",
+  "scripts",
+  "site-headers",
+  "supabase/functions/_shared",
+];
+/** The project's files at its root that the build reads (Gatsby's, Tailwind's, PostCSS's, the lock). */
+export const BUILD_FILE = /^(gatsby-.*\.tsx?|tailwind\.config\.js|postcss\.config\.js|package-lock\.json)$/;
 
 interface Newest {
   file: string;
@@ -103,15 +114,10 @@ export function buildReason(
   const built = path.join(publicDir, "index.html");
   if (!existsSync(built)) return `${path.relative(root, built)} is missing`;
   const sources = [
-    // The site's sources, and the modules gatsby-node.ts and gatsby-config.ts import from beside them.
-    ...["src", "content", "static", "scripts", "site-headers", "supabase/functions/_shared"].map((dir) =>
-      path.join(root, dir),
-    ),
+    ...BUILD_FOLDERS.map((dir) => path.join(root, dir)),
     effectsDir(env, root),
     ...readdirSync(root)
-      .filter((name) =>
-        /^(gatsby-.*\.tsx?|tailwind\.config\.js|postcss\.config\.js|package-lock\.json)$/.test(name),
-      )
+      .filter((name) => BUILD_FILE.test(name))
       .map((name) => path.join(root, name)),
   ];
   const mismatch = compilationMismatch(publicDir);

@@ -3,5 +3,7 @@ import type { EffectPages } from "../content/schema";
 
 export interface PreviewTexts {
   siteUrl: string;
+  /** content/brand.yaml's time zone: a new Effect without a day yet is previewed as today there. */
+  timeZone: string;
   effectPages: Pick<EffectPages, "name" | "mail" | "effect">;
 }

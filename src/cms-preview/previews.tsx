@@ -15,7 +15,8 @@ import type { CoreValues as CoreValuesContent, Story } from "../content/schema";
 import { mailEdition } from "../effects/mail";
 import { UNSUBSCRIBE_PLACEHOLDER } from "../../supabase/functions/_shared/published";
 import { markdownProblems, markdownToHtml } from "../effects/markdown";
-import { dayLabel } from "../../supabase/functions/_shared/calendar-day";
+import { dayIn, dayLabel, isCalendarDay } from "../../supabase/functions/_shared/calendar-day";
+import { escapeHtml } from "../../supabase/functions/_shared/escape-html";
 import type { PreviewTexts } from "./preview-texts";
 
 declare const __PREVIEW_TEXTS__: PreviewTexts;
@@ -55,8 +56,8 @@ const text = (value: unknown): string => (typeof value === "string" ? value : ""
 
 /** An Effect's page and its mail, from what the editor has written so far. */
 export function effectPreview(data: Record<string, unknown>, slug: string): { page: string; mail: string } {
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(text(data.date)) ? text(data.date) : slug;
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : new Date().toISOString().slice(0, 10);
+  // The Day field, else the file's name, else (a new Effect with no day yet) today as the build counts it.
+  const day = [text(data.date), slug].find(isCalendarDay) ?? dayIn(texts.timeZone, new Date());
   const effect = {
     date: day,
     file: `content/effects/${day}.yaml`,
@@ -67,7 +68,7 @@ export function effectPreview(data: Record<string, unknown>, slug: string): { pa
   const problems = markdownProblems(effect.body);
   const warning = problems.length
     ? `<div role="alert" class="mx-5 mt-4 rounded-xl bg-red-50 p-4 text-sm text-red-900 ring-1 ring-red-200 sm:mx-8"><p class="font-semibold">The site will not build with this body:</p><ul class="mt-1 list-disc pl-5">${problems
-        .map((problem) => `<li>${escape(problem)}</li>`)
+        .map((problem) => `<li>${escapeHtml(problem)}</li>`)
         .join("")}</ul></div>`
     : "";
   const page = html(
@@ -92,10 +93,6 @@ export function effectPreview(data: Record<string, unknown>, slug: string): { pa
         "#",
       );
   return { page: warning + page, mail };
-}
-
-function escape(value: string): string {
-  return value.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
 }
 
 export function coreValuesPreview(data: Record<string, unknown>): string {
