@@ -54,6 +54,42 @@ export default tseslint.config(
     },
   },
   {
+    // The site shares with the newsletter core only its contract (supabase/functions/_shared/contract/):
+    // modules that import nothing, so the build never pulls the functions' code into a page, and the
+    // core may change behind them without the site noticing.
+    files: ["src/**", "gatsby-*.{ts,tsx}", "site-headers/**"],
+    ignores: ["**/__tests__/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "supabase/functions/_shared/(?!contract/)",
+              message: "The site may import only the core's contract: supabase/functions/_shared/contract/.",
+            },
+            {
+              regex: "^(\\.\\./)+(server|scripts|bench|test)/",
+              message:
+                "The site does not depend on the local stack, the commands, the benchmarks or the tests.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The contract itself imports nothing: both sides read it, so it can depend on neither.
+    files: ["supabase/functions/_shared/contract/**"],
+    ignores: ["**/__tests__/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: ".", message: "The contract imports nothing." }] },
+      ],
+    },
+  },
+  {
     files: ["**/__tests__/**", "**/__mocks__/**", "test/**", "e2e/**"],
     languageOptions: { globals: { ...globals.jest } },
   },

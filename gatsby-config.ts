@@ -3,9 +3,9 @@ import path from "path";
 import type { GatsbyConfig } from "gatsby";
 import { adminSecurityHeaders, isAdminPath, localBackendOrigins } from "./site-headers/security-headers";
 import { readBrand } from "./src/content/read-brand";
-import { readNumberVariable } from "./supabase/functions/_shared/config/variables";
+import { readNumberVariable } from "./supabase/functions/_shared/contract/variables";
 import { effectsDir, EFFECTS_SOURCE } from "./src/effects/effects";
-import { SIGNUP_RESULT_PAGES } from "./supabase/functions/_shared/http/signup-result-pages";
+import { SIGNUP_RESULT_PAGES } from "./supabase/functions/_shared/contract/signup-result-pages";
 
 // The manifest is configured before GraphQL exists, so it reads the brand file directly;
 // everything on the pages comes through GraphQL. Gatsby can swallow an error thrown while it

@@ -27,12 +27,12 @@ import {
   type PublicationRecord,
 } from "./src/effects/effects";
 import { writeEffectFiles } from "./src/effects/effect-files";
-import { dayIn } from "./supabase/functions/_shared/calendar-day";
+import { dayIn } from "./supabase/functions/_shared/contract/calendar-day";
 import { archivePages, effectPages } from "./src/effects/publication";
 import {
   SIGNUP_RESULT_PAGES,
   type SignupResult,
-} from "./supabase/functions/_shared/http/signup-result-pages";
+} from "./supabase/functions/_shared/contract/signup-result-pages";
 
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the
 // build with its name, not render `null` (https://www.gatsbyjs.com/docs/reference/graphql-data-layer/schema-customization/).

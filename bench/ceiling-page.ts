@@ -1,7 +1,7 @@
 /** The ceiling page Lighthouse compares the landing page with, written into a folder the stack serves. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { escapeHtml as escape } from "../supabase/functions/_shared/escape-html";
+import { escapeHtml as escape } from "../supabase/functions/_shared/contract/escape-html";
 import { content, SPEC } from "../test/support/texts";
 
 /**

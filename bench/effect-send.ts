@@ -31,7 +31,7 @@ import {
 import { freePort } from "../test/support/free-port.ts";
 import { postgresAvailable, startPostgres } from "../test/support/postgres-server.ts";
 import { markdownTable, textTable } from "./table.ts";
-import { readNumberVariable } from "../supabase/functions/_shared/config/variables.ts";
+import { readNumberVariable } from "../supabase/functions/_shared/contract/variables.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const RESULTS = path.join(ROOT, "bench", "send-results.json");

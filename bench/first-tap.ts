@@ -11,7 +11,7 @@ import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { SPEC } from "../test/support/texts";
 import { dialogProbe, untilDialogShown } from "./dialog-probe";
 import { median } from "./lighthouse";
-import { readNumberVariable } from "../supabase/functions/_shared/config/variables";
+import { readNumberVariable } from "../supabase/functions/_shared/contract/variables";
 
 /** The issue's phone: Lighthouse's "slow 4G" round trip and bandwidth, DevTools' 4x CPU slowdown. */
 export const PHONE = { latencyMs: 150, downKbps: 1_600, upKbps: 750, cpuSlowdown: 4 } as const;

@@ -5,7 +5,7 @@
  */
 import * as chromeLauncher from "chrome-launcher";
 import { chromiumFlags, chromiumPath } from "../test/support/browser";
-import { readNumberVariable } from "../supabase/functions/_shared/config/variables";
+import { readNumberVariable } from "../supabase/functions/_shared/contract/variables";
 
 /** Runs per page; `BENCH_RUNS=1 npm run bench` for a quick check of the pipeline. */
 export const RUNS = readNumberVariable(process.env, "BENCH_RUNS");

@@ -28,7 +28,7 @@ import { CATEGORIES, compare, medians, RUNS, type MeasuredPage, type Run } from 
 import { firstVisitTable, measureFirstVisitJs, type FirstVisitJs } from "./size";
 import { markdownTable, textTable } from "./table";
 import { writeTwin } from "./twin";
-import { readVariable } from "../supabase/functions/_shared/config/variables";
+import { readVariable } from "../supabase/functions/_shared/contract/variables";
 
 const BENCH = path.join(ROOT, "bench");
 /** The archive of the Effects of the Day, built even before the first one. */

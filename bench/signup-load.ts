@@ -17,7 +17,7 @@ import { type PostgresServer, postgresAvailable, startPostgres } from "../test/s
 import { outboxFiles, readOutbox, recipients } from "../test/support/outbox.ts";
 import { startProcess } from "../test/support/process.ts";
 import { textTable } from "./table.ts";
-import { readNumberVariable, readVariable } from "../supabase/functions/_shared/config/variables.ts";
+import { readNumberVariable, readVariable } from "../supabase/functions/_shared/contract/variables.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 const SECONDS = readNumberVariable(process.env, "BENCH_SECONDS");

@@ -6,7 +6,7 @@ import { openSignupDialog, subscribeInline } from "../test/support/newsletter";
 import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
 import { SPEC } from "../test/support/texts";
 import { publishedFixtures } from "../test/support/effects";
-import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/http/signup-result-pages";
+import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/contract/signup-result-pages";
 
 /** axe-core's findings, one line per failing element, so a failure says what to fix. */
 async function violations(page: Page): Promise<string[]> {

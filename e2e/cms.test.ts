@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { readYaml as parseYaml } from "../src/content/yaml";
 import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core";
-import { variable } from "../supabase/functions/_shared/config/variables";
+import { variable } from "../supabase/functions/_shared/contract/variables";
 import { checkContent, contentTypeForFile, effectFields } from "../src/content/schema";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { type CmsBackendCopy, startCmsBackendCopy } from "../test/support/cms-backend";

@@ -3,7 +3,7 @@ import { buildSiteIfStale } from "../scripts/site-build";
 import { E2E_EFFECTS_ENV } from "../test/support/effects";
 import { E2E_CMS_ENV } from "../test/support/github-stand-in";
 import { ROOT, TEST_SITE_DIR } from "../test/support/stack";
-import { readVariable } from "../supabase/functions/_shared/config/variables";
+import { readVariable } from "../supabase/functions/_shared/contract/variables";
 
 /**
  * Runs once before the browser tests: checks for Chromium, and builds the tests' site into

@@ -7,7 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import type { MailEdition } from "../supabase/functions/_shared/published";
+import type { MailEdition } from "../supabase/functions/_shared/contract/published";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { publishedFixtures } from "../test/support/effects";
 import { describeInBrowser } from "../test/support/site";

@@ -10,7 +10,7 @@ import { cardInView, inlineCard } from "../test/support/newsletter";
 import { describeInBrowser, uniqueAddress, useSite } from "../test/support/site";
 import { linkIn, mailsTo, waitForMailsTo } from "../test/support/outbox";
 import { content, SPEC } from "../test/support/texts";
-import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/http/signup-result-pages";
+import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/contract/signup-result-pages";
 
 const { formResults } = content.newsletter;
 

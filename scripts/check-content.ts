@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { readYaml } from "../src/content/yaml.ts";
 import { checkContent, contentTypes } from "../src/content/schema.ts";
-import { readVariable } from "../supabase/functions/_shared/config/variables.ts";
+import { readVariable } from "../supabase/functions/_shared/contract/variables.ts";
 import { loadEffects } from "../src/effects/effects.ts";
 
 export interface ContentProblem {

@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { readNumberVariable } from "../supabase/functions/_shared/config/variables.ts";
+import { readNumberVariable } from "../supabase/functions/_shared/contract/variables.ts";
 import { startCmsBackend } from "./cms-backend.ts";
 
 const ROOT = path.resolve(__dirname, "..");

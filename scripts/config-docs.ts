@@ -1,18 +1,18 @@
 /**
  * `npm run config:docs`: writes `.env.example` and the configuration table in docs/operating.md
- * from the one registry of variables (supabase/functions/_shared/config/variables.ts). The test
+ * from the one registry of variables (supabase/functions/_shared/contract/variables.ts). The test
  * beside it fails when either is out of step with the registry, so they cannot drift.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Variable, VARIABLES } from "../supabase/functions/_shared/config/variables.ts";
+import { type Variable, VARIABLES } from "../supabase/functions/_shared/contract/variables.ts";
 
 export const ROOT = path.resolve(__dirname, "..");
 export const ENV_EXAMPLE = path.join(ROOT, ".env.example");
 export const OPERATING_DOC = path.join(ROOT, "docs", "operating.md");
 // Prettier would realign the table and so change it; the block is left as written.
 const START =
-  "<!-- prettier-ignore-start -->\n<!-- configuration:start (written by npm run config:docs from config/variables.ts) -->";
+  "<!-- prettier-ignore-start -->\n<!-- configuration:start (written by npm run config:docs from contract/variables.ts) -->";
 const END = "<!-- configuration:end -->\n<!-- prettier-ignore-end -->";
 
 const groups = () => {
@@ -43,7 +43,7 @@ const wrap = (text: string, width = 96): string[] => {
 export function envExample(): string {
   const out = [
     "# Every variable the project reads, written by `npm run config:docs` from",
-    "# supabase/functions/_shared/config/variables.ts: edit that file, not this one.",
+    "# supabase/functions/_shared/contract/variables.ts: edit that file, not this one.",
     "# Each has a working local default. `npm start` (and serve, effect, subscribers) read `.env`",
     "# when there is one (cp .env.example .env); a variable set in the environment wins over it.",
     "# On a static host: its build settings. On Supabase: `supabase secrets set NAME=value`.",

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { readBrand } from "../src/content/read-brand";
-import { readTextVariable, readVariable } from "../supabase/functions/_shared/config/variables";
+import { readTextVariable, readVariable } from "../supabase/functions/_shared/contract/variables";
 import {
   effectsDir,
   publicationDay,

@@ -16,7 +16,7 @@ import {
   parseLatestDate,
   publishedLatestEdition,
 } from "../supabase/functions/_shared/effect-sending/edition-source.ts";
-import { LATEST_EDITION_PATH, mailEditionPath } from "../supabase/functions/_shared/published.ts";
+import { LATEST_EDITION_PATH, mailEditionPath } from "../supabase/functions/_shared/contract/published.ts";
 
 export async function loadEdition(date: string, publicDir: string, siteUrl: string): Promise<MailEdition> {
   const file = path.join(publicDir, mailEditionPath(date));

@@ -14,7 +14,7 @@ import {
   parseSendingConfig,
 } from "../supabase/functions/_shared/effect-sending/sending-config.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { SenderIdentity } from "../supabase/functions/_shared/published.ts";
+import type { SenderIdentity } from "../supabase/functions/_shared/contract/published.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
 import { createEffectMailer, type EffectContext, runEffectCommand } from "./effect-commands.ts";
 import { startOperatorSocket } from "./effect-operator.ts";

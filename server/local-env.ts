@@ -1,6 +1,6 @@
 /**
  * The local stack's own settings (`npm start`, `npm run serve`, `npm run effect`,
- * `npm run subscribers`), read through the registry (config/variables.ts): where it listens, where
+ * `npm run subscribers`), read through the registry (contract/variables.ts): where it listens, where
  * data, content and the built site live, which database and mail server it uses. The functions'
  * settings (`SITE_URL`, limits, ...) are read by `parseConfig` in the core. A value that is set
  * but unusable is an error, never a default.
@@ -13,7 +13,7 @@ import {
   readNumberVariable,
   readTextVariable,
   readVariable,
-} from "../supabase/functions/_shared/config/variables.ts";
+} from "../supabase/functions/_shared/contract/variables.ts";
 import { parseTrustedHops } from "../supabase/functions/_shared/http/client-address.ts";
 
 export const ROOT = path.resolve(__dirname, "..");

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { readVariable } from "../supabase/functions/_shared/config/variables.ts";
+import { readVariable } from "../supabase/functions/_shared/contract/variables.ts";
 
 /** Inline scripts (no `src`): their attributes and their exact text, which is what the browser hashes. */
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/gi;

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { VARIABLES } from "../../supabase/functions/_shared/config/variables.ts";
+import { VARIABLES } from "../../supabase/functions/_shared/contract/variables.ts";
 import {
   configurationTable,
   ENV_EXAMPLE,
@@ -16,7 +16,7 @@ import {
   withTable,
 } from "../config-docs.ts";
 
-const REGISTRY = "supabase/functions/_shared/config/variables.ts";
+const REGISTRY = "supabase/functions/_shared/contract/variables.ts";
 /** Gatsby inlines `process.env.GATSBY_*` into the browser's code at build time, by that exact spelling. */
 const INLINED_BY_THE_BUILD = "src/newsletter/functions-client.ts";
 

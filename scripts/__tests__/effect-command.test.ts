@@ -13,7 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
-import { dayIn } from "../../supabase/functions/_shared/calendar-day.ts";
+import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { migrate } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";

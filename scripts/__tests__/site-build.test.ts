@@ -57,7 +57,7 @@ describe("whether npm start rebuilds the site", () => {
     "package-lock.json",
     "scripts/cms-admin.ts",
     "site-headers/security-headers.ts",
-    "supabase/functions/_shared/calendar-day.ts",
+    "supabase/functions/_shared/contract/calendar-day.ts",
   ])("builds when %s changed since the last build", (file) => {
     write("public/index.html", 100);
     write(file, 10);

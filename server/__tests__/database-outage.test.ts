@@ -6,7 +6,7 @@
  */
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { postgresAvailable, startPostgres, type PostgresServer } from "../../test/support/postgres-server.ts";
-import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/http/signup-result-pages.ts";
+import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/contract/signup-result-pages.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 jest.setTimeout(120_000);

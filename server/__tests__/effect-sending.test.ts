@@ -11,7 +11,7 @@ import { createPostgresExecutor } from "../../supabase/functions/_shared/db/post
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
-import { dayIn } from "../../supabase/functions/_shared/calendar-day.ts";
+import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
 import { createAdminQueries } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
 import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
 import { sha256Hex } from "../../supabase/functions/_shared/subscriptions/tokens.ts";

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { dayIn } from "../../supabase/functions/_shared/calendar-day.ts";
+import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
 import { createAdminQueries } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
 import { testPostgresUrl } from "../../test/support/databases.ts";
 import {

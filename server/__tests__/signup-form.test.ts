@@ -4,7 +4,7 @@
  * HTTP against the local stack on PGlite and on a real PostgreSQL server, mail over real SMTP.
  * A form post from anywhere but the site is refused before anything is counted or stored.
  */
-import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/http/signup-result-pages.ts";
+import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/contract/signup-result-pages.ts";
 import { testPostgresUrl } from "../../test/support/databases.ts";
 import { linkIn, recipients } from "../../test/support/outbox.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";

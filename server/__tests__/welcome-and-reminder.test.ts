@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ParsedMail } from "mailparser";
-import { dayIn } from "../../supabase/functions/_shared/calendar-day.ts";
+import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
 import { testPostgresUrl } from "../../test/support/databases.ts";
 import {
   contentIdentity,

@@ -13,10 +13,10 @@ import { EffectArticle } from "../components/effects/effect-article";
 import { StorySection } from "../components/story-section";
 import type { CoreValues as CoreValuesContent, Story } from "../content/schema";
 import { mailEdition } from "../effects/mail";
-import { UNSUBSCRIBE_PLACEHOLDER } from "../../supabase/functions/_shared/published";
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../supabase/functions/_shared/contract/published";
 import { markdownProblems, markdownToHtml } from "../effects/markdown";
-import { dayIn, dayLabel, isCalendarDay } from "../../supabase/functions/_shared/calendar-day";
-import { escapeHtml } from "../../supabase/functions/_shared/escape-html";
+import { dayIn, dayLabel, isCalendarDay } from "../../supabase/functions/_shared/contract/calendar-day";
+import { escapeHtml } from "../../supabase/functions/_shared/contract/escape-html";
 import type { PreviewTexts } from "./preview-texts";
 
 declare const __PREVIEW_TEXTS__: PreviewTexts;

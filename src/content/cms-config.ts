@@ -4,7 +4,7 @@
  * in `content/` is a collection, every field required and labelled, addresses checked as the build
  * checks them, lists ordered and never empty. https://decapcms.org/docs/configuration-options/
  */
-import { readTextVariable, readVariable } from "../../supabase/functions/_shared/config/variables";
+import { readTextVariable, readVariable } from "../../supabase/functions/_shared/contract/variables";
 import { writeYaml } from "./yaml";
 import { contentTypes, type ContentType, effectFields, type FieldSpec, type ObjectSpec } from "./schema";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "fs";
 import path from "path";
-import type { SenderIdentity } from "../../supabase/functions/_shared/published";
+import type { SenderIdentity } from "../../supabase/functions/_shared/contract/published";
 import { checkContent, contentTypeForFile } from "./schema";
 import { readYaml as parseYaml } from "./yaml";
 

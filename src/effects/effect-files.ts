@@ -12,7 +12,7 @@ import {
   type LatestEdition,
   type SenderIdentity,
   SENDER_IDENTITY_PATH,
-} from "../../supabase/functions/_shared/published";
+} from "../../supabase/functions/_shared/contract/published";
 import type { EffectPages } from "../content/schema";
 import type { Effect } from "./effects";
 import { jsonFeed, rssFeed } from "./feeds";

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { checkContent, effectFields, type EffectContent } from "../content/schema";
 import { readYaml } from "../content/yaml";
-import { dayIn, isCalendarDay } from "../../supabase/functions/_shared/calendar-day";
-import { readTextVariable, readVariable } from "../../supabase/functions/_shared/config/variables";
+import { dayIn, isCalendarDay } from "../../supabase/functions/_shared/contract/calendar-day";
+import { readTextVariable, readVariable } from "../../supabase/functions/_shared/contract/variables";
 
 export interface Effect extends EffectContent {
   /** YYYY-MM-DD, from the file's name. */

@@ -5,7 +5,7 @@
 import { Feed } from "feed";
 import { absoluteUrl } from "../components/seo/structured-data";
 import type { Effect } from "./effects";
-import { startOfDay } from "../../supabase/functions/_shared/calendar-day";
+import { startOfDay } from "../../supabase/functions/_shared/contract/calendar-day";
 import { markdownToHtml } from "./markdown";
 import { archivePath, effectPath, feedTitle as titleOf, JSON_FEED_PATH, RSS_PATH } from "./paths";
 

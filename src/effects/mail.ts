@@ -1,13 +1,13 @@
 /**
  * The mail edition of an Effect, published as /effects/YYYY-MM-DD/mail.json (the contract is
- * supabase/functions/_shared/published.ts): what the sender mails, rendered from the same YAML by the same Markdown renderer as the page. The HTML is built
+ * supabase/functions/_shared/contract/published.ts): what the sender mails, rendered from the same YAML by the same Markdown renderer as the page. The HTML is built
  * for mail clients: nested tables and inline styles, no stylesheet, no script, no web font.
  */
-import { escapeHtml } from "../../supabase/functions/_shared/escape-html";
-import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../../supabase/functions/_shared/published";
+import { escapeHtml } from "../../supabase/functions/_shared/contract/escape-html";
+import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../../supabase/functions/_shared/contract/published";
 import { absoluteUrl } from "../components/seo/structured-data";
 import type { EffectPages } from "../content/schema";
-import { dayLabel } from "../../supabase/functions/_shared/calendar-day";
+import { dayLabel } from "../../supabase/functions/_shared/contract/calendar-day";
 import type { Effect } from "./effects";
 import { markdownToHtml, markdownToText } from "./markdown";
 import { effectPath } from "./paths";

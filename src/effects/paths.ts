@@ -2,7 +2,7 @@
 
 export const effectPath = (date: string): string => `/effects/${date}/`;
 export const archivePath = (page: number): string => (page <= 1 ? "/effects/" : `/effects/page/${page}/`);
-export { mailEditionPath } from "../../supabase/functions/_shared/published";
+export { mailEditionPath } from "../../supabase/functions/_shared/contract/published";
 export const RSS_PATH = "/effects/rss.xml";
 export const JSON_FEED_PATH = "/effects/feed.json";
 

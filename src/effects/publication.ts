@@ -3,7 +3,7 @@
  * archive in pages of 20. Pure: gatsby-node.ts hands these to the templates as page context.
  */
 import type { Effect } from "./effects";
-import { dayLabel, startOfDay } from "../../supabase/functions/_shared/calendar-day";
+import { dayLabel, startOfDay } from "../../supabase/functions/_shared/contract/calendar-day";
 import { markdownToHtml } from "./markdown";
 import { archivePath, effectPath } from "./paths";
 

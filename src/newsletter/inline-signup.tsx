@@ -1,5 +1,5 @@
 import { archivePath } from "../effects/paths";
-import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/http/signup-result-pages";
+import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/contract/signup-result-pages";
 import { useNewsletterTexts } from "./use-newsletter";
 import { SignupForm } from "./signup-form";
 import { useSignup } from "./use-signup";

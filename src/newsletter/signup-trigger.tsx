@@ -1,5 +1,5 @@
 import React from "react";
-import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/http/signup-result-pages";
+import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/contract/signup-result-pages";
 import { useSignupDialog } from "./use-newsletter";
 import { useHydrated } from "./use-hydrated";
 

@@ -4,7 +4,7 @@ import { Seo } from "../components/seo/seo";
 import {
   SIGNUP_CARD_ANCHOR,
   type SignupResult,
-} from "../../supabase/functions/_shared/http/signup-result-pages";
+} from "../../supabase/functions/_shared/contract/signup-result-pages";
 
 export interface SignupResultContext {
   result: SignupResult;
@@ -40,7 +40,7 @@ function resultTexts(
 
 /**
  * Where a signup sent without JavaScript lands: `send-confirmation` answers the plain form post
- * with a redirect to one of these pages (supabase/functions/_shared/http/signup-result-pages.ts).
+ * with a redirect to one of these pages (supabase/functions/_shared/contract/signup-result-pages.ts).
  */
 export default function SignupResultPage({
   data,

@@ -1,7 +1,7 @@
 /** Debian's Chromium through playwright-core: where it is, its flags, the two widths, hydration. */
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { readTextVariable } from "../../supabase/functions/_shared/config/variables";
+import { readTextVariable } from "../../supabase/functions/_shared/contract/variables";
 
 /** Debian's Chromium; never a browser download. Another with CHROMIUM_PATH. */
 export const chromiumPath = readTextVariable(process.env, "CHROMIUM_PATH");

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { readVariable } from "../../supabase/functions/_shared/config/variables";
+import { readVariable } from "../../supabase/functions/_shared/contract/variables";
 
 /** The server the global setup started (or TEST_DATABASE_URL); undefined when PostgreSQL is skipped. */
 export const testPostgresUrl = (): string | undefined => readVariable(process.env, "TEST_DATABASE_URL");

@@ -2,7 +2,7 @@
 import type { Locator, Page } from "playwright-core";
 import { notice, visible } from "./expect";
 import { content, SPEC } from "./texts";
-import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/http/signup-result-pages";
+import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/contract/signup-result-pages";
 
 const { newsletter } = content;
 

@@ -8,7 +8,7 @@ import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./free-port.ts";
-import { readTextVariable } from "../../supabase/functions/_shared/config/variables.ts";
+import { readTextVariable } from "../../supabase/functions/_shared/contract/variables.ts";
 
 export const POSTGRES_BIN = readTextVariable(process.env, "POSTGRES_BIN");
 export const postgresAvailable = (): boolean => existsSync(path.join(POSTGRES_BIN, "initdb"));

@@ -1,8 +1,8 @@
 import Parser from "rss-parser";
-import { startOfDay } from "../../../supabase/functions/_shared/calendar-day";
+import { startOfDay } from "../../../supabase/functions/_shared/contract/calendar-day";
 import type { Effect } from "../effects";
 import { FEED_SIZE, jsonFeed, rssFeed } from "../feeds";
-import { UNSUBSCRIBE_PLACEHOLDER } from "../../../supabase/functions/_shared/published";
+import { UNSUBSCRIBE_PLACEHOLDER } from "../../../supabase/functions/_shared/contract/published";
 import { mailEdition } from "../mail";
 import { markdownToHtml, markdownToText } from "../markdown";
 import { ARCHIVE_PAGE_SIZE, archivePages, effectPages } from "../publication";

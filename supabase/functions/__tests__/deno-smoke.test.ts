@@ -17,8 +17,8 @@ import { freePort } from "../../../test/support/free-port.ts";
 import { startProcess } from "../../../test/support/process.ts";
 import { createSmtpCapture } from "../../../test/support/smtp-capture.ts";
 import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../test/support/effect-fixtures.ts";
-import { dayIn } from "../_shared/calendar-day.ts";
-import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/published.ts";
+import { dayIn } from "../_shared/contract/calendar-day.ts";
+import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/contract/published.ts";
 import {
   arfMail,
   DSN_SECRET,

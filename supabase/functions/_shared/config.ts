@@ -1,6 +1,6 @@
 /**
  * The functions' configuration, parsed from a plain record of environment variables (Deno's
- * `Deno.env.toObject()`, Node's `process.env`) through the one registry, `config/variables.ts`,
+ * `Deno.env.toObject()`, Node's `process.env`) through the one registry, `contract/variables.ts`,
  * which says each variable's default, range and purpose. A value that is set but unusable is an
  * error at start, never a silent default. The names and time zone in the mail are not
  * configuration: they come from the content (`published.ts`, `SenderIdentity`).
@@ -11,7 +11,7 @@ import {
   readNumberVariable,
   readVariable,
   type VariableName,
-} from "./config/variables.ts";
+} from "./contract/variables.ts";
 import { resendSecretKey } from "./mail-events/resend.ts";
 
 export { ConfigError, type Env };

@@ -13,7 +13,7 @@ import type { Config } from "./config.ts";
 import { fromStorage, Refusal } from "./http/answers.ts";
 import type { FunctionName, FunctionSpec } from "./http/function-spec.ts";
 import type { Logger } from "./logger.ts";
-import type { IdentitySource } from "./published.ts";
+import type { IdentitySource } from "./contract/published.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
 import type { LatestEditionSource } from "./effect-sending/edition-source.ts";
 import { createWelcome } from "./effect-sending/welcome.ts";

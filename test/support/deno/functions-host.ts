@@ -10,13 +10,13 @@
 import { Hono } from "hono";
 import { createFunctionsApp } from "../../../supabase/functions/_shared/app.ts";
 import { parseFunctionEnvironment } from "../../../supabase/functions/_shared/config.ts";
-import { readTextVariable } from "../../../supabase/functions/_shared/config/variables.ts";
+import { readTextVariable } from "../../../supabase/functions/_shared/contract/variables.ts";
 import { createPostgresExecutor } from "../../../supabase/functions/_shared/db/postgres-executor.ts";
 import { supabaseClientAddress } from "../../../supabase/functions/_shared/http/client-address.ts";
 import { requestLog } from "../../../supabase/functions/_shared/http/request-log.ts";
 import { consoleLogger, maskingLogger } from "../../../supabase/functions/_shared/logger.ts";
 import { createNewsletter } from "../../../supabase/functions/_shared/newsletter.ts";
-import type { SenderIdentity } from "../../../supabase/functions/_shared/published.ts";
+import type { SenderIdentity } from "../../../supabase/functions/_shared/contract/published.ts";
 import { createOutboxMailer } from "../../../server/outbox-mailer.ts";
 
 const log = maskingLogger(consoleLogger);

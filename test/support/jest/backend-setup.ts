@@ -5,7 +5,7 @@
  * binaries the suites are skipped with one line, except under CI, where that is an error.
  */
 import { postgresAvailable, POSTGRES_BIN, startPostgres, type PostgresServer } from "../postgres-server.ts";
-import { readVariable } from "../../../supabase/functions/_shared/config/variables.ts";
+import { readVariable } from "../../../supabase/functions/_shared/contract/variables.ts";
 
 declare global {
   // The teardown runs in the same process as the setup.

@@ -16,7 +16,7 @@
  */
 import type { CmsAuthConfig } from "../config.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
-import { escapeHtml } from "../escape-html.ts";
+import { escapeHtml } from "../contract/escape-html.ts";
 import { fromStorage, StorageUnavailable } from "../http/answers.ts";
 import type { Logger } from "../logger.ts";
 import { checkState, issueState, STATE_TTL_SECONDS, stateKey, type StateCheck } from "./oauth-state.ts";

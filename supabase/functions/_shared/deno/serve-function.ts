@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { createFunctionsApp } from "../app.ts";
 import { requestLog } from "../http/request-log.ts";
 import { configWarnings, parseFunctionEnvironment } from "../config.ts";
-import { readVariable } from "../config/variables.ts";
+import { readVariable } from "../contract/variables.ts";
 import { supabaseClientAddress } from "../http/client-address.ts";
 import { createPostgresExecutor } from "../db/postgres-executor.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";

@@ -3,14 +3,14 @@
  * `${siteUrl}/effects/DATE/mail.json`, and the sender's identity, `${siteUrl}/newsletter/sender.json`.
  * The site is the one source of truth for what is mailed, so the sender needs no copy of the content.
  */
-import { isCalendarDay } from "../calendar-day.ts";
+import { isCalendarDay } from "../contract/calendar-day.ts";
 import {
   type IdentitySource,
   LATEST_EDITION_PATH,
   mailEditionPath,
   SENDER_IDENTITY_PATH,
   type SenderIdentity,
-} from "../published.ts";
+} from "../contract/published.ts";
 import { EditionError, type MailEdition, parseEdition } from "./edition.ts";
 
 export function checkEditionDate(date: string | undefined): string {

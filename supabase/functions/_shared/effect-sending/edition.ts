@@ -3,10 +3,10 @@
  * published.ts), checked on arrival, and the mail one recipient gets: the edition with their own
  * unsubscribe link, and the list headers of every mail (list-headers.ts).
  */
-import { escapeHtml } from "../escape-html.ts";
+import { escapeHtml } from "../contract/escape-html.ts";
 import { listHeaders, type MailSettings, unsubscribePageUrl } from "../mail/list-headers.ts";
 import type { MailMessage } from "../mail/mailer.ts";
-import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../published.ts";
+import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../contract/published.ts";
 
 export type { MailEdition };
 

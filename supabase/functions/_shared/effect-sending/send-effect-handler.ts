@@ -8,10 +8,10 @@
 import type { Config } from "../config.ts";
 import { type ErrorCode, errorBody } from "../http/answers.ts";
 import type { Logger } from "../logger.ts";
-import { dayIn } from "../calendar-day.ts";
+import { dayIn } from "../contract/calendar-day.ts";
 import { mailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import type { IdentitySource } from "../published.ts";
+import type { IdentitySource } from "../contract/published.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
 import { createRateLimiter } from "./delivery-decisions.ts";

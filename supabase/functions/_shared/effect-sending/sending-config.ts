@@ -1,10 +1,10 @@
 /**
- * The Effect sender's settings, read through the registry (config/variables.ts) from the same
+ * The Effect sender's settings, read through the registry (contract/variables.ts) from the same
  * environment as the functions' `Config`. Each has a working default; a value that is set but
  * unusable is an error at start. The time zone SEND_AT counts in is the brand's, from the content.
  */
-import { dayAndTimeIn } from "../calendar-day.ts";
-import { ConfigError, type Env, readNumberVariable, readVariable } from "../config/variables.ts";
+import { dayAndTimeIn } from "../contract/calendar-day.ts";
+import { ConfigError, type Env, readNumberVariable, readVariable } from "../contract/variables.ts";
 import type { RetryPolicy } from "./delivery-store.ts";
 
 export interface SendingConfig {

@@ -14,7 +14,7 @@
  * The event keeps the subscriber's id (never the address) and the Effect edition last sent to them
  * before the event (within a minute after it too: a report's Date has whole seconds, and clocks differ), so `npm run effect -- status DATE` can say how much of an edition bounced.
  */
-import { utcDay } from "../calendar-day.ts";
+import { utcDay } from "../contract/calendar-day.ts";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { maskAddresses } from "../logger.ts";
 import { SUPPRESSED } from "../subscriptions/subscriber-store.ts";

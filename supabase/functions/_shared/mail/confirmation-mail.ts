@@ -4,7 +4,7 @@
  * Nothing a visitor typed reaches the mail except the recipient address, so a signup form
  * cannot be used to send someone else a message. The page links built here are the only ones.
  */
-import { escapeHtml } from "../escape-html.ts";
+import { escapeHtml } from "../contract/escape-html.ts";
 import { confirmPageUrl, listHeaders, type MailSettings, unsubscribePageUrl } from "./list-headers.ts";
 import type { MailMessage } from "./mailer.ts";
 

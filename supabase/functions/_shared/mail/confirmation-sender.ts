@@ -12,7 +12,7 @@ import type { Logger } from "../logger.ts";
 import type { MailJob, MailQueue } from "./mail-queue.ts";
 import { smtpFailureKind } from "./smtp-failure.ts";
 import { retryDelaySeconds } from "../subscriptions/lifecycle.ts";
-import type { IdentitySource } from "../published.ts";
+import type { IdentitySource } from "../contract/published.ts";
 import { confirmationMail } from "./confirmation-mail.ts";
 import { type MailSettings, mailSettings } from "./list-headers.ts";
 import type { Mailer } from "./mailer.ts";

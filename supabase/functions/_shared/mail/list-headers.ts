@@ -5,7 +5,7 @@
  * unsubscribe button and its one-click post (RFC 2919 List-Id, RFC 2369 List-Unsubscribe, RFC 8058).
  */
 import type { Config } from "../config.ts";
-import type { SenderIdentity } from "../published.ts";
+import type { SenderIdentity } from "../contract/published.ts";
 
 export interface MailSettings {
   siteUrl: string;

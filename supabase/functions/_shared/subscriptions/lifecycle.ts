@@ -3,7 +3,7 @@
  * the link's page) → unsubscribed (by the link or the one-click header). `subscriber-store.ts` applies them
  * inside a transaction; keeping them here makes every rule testable without a database.
  */
-import { utcDay } from "../calendar-day.ts";
+import { utcDay } from "../contract/calendar-day.ts";
 
 export type SubscriberStatus = "pending" | "confirmed" | "unsubscribed";
 

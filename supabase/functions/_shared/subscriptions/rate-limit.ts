@@ -6,7 +6,7 @@
  */
 import { rateLimitSubject } from "../http/client-address.ts";
 import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
-import { utcDay } from "../calendar-day.ts";
+import { utcDay } from "../contract/calendar-day.ts";
 import { sha256Hex } from "./tokens.ts";
 
 const WINDOW_MS = 60_000;

@@ -15,7 +15,7 @@ import {
   Refusal,
 } from "../http/answers.ts";
 import type { FormPostSpec, FunctionSpec } from "../http/function-spec.ts";
-import { SIGNUP_CARD_ANCHOR, SIGNUP_RESULT_PAGES } from "../http/signup-result-pages.ts";
+import { SIGNUP_CARD_ANCHOR, SIGNUP_RESULT_PAGES } from "../contract/signup-result-pages.ts";
 import { checkEmail } from "./email-address.ts";
 import { clientKey } from "./rate-limit.ts";
 import type { Subscriptions } from "./subscriber-store.ts";

@@ -5,7 +5,7 @@
  * (`mailbox_mail_limits`), so `+tag` variants of one inbox share its cooldown and daily cap. Decisions come from `lifecycle.ts`; this module reads the row
  * under a lock, asks, and writes the answer, with its mail job (`mail-queue.ts`) when one is due.
  */
-import { utcDay } from "../calendar-day.ts";
+import { utcDay } from "../contract/calendar-day.ts";
 import { mailboxKey } from "./email-address.ts";
 import {
   type ConfirmationPayload,

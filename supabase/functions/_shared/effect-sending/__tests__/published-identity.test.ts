@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SENDER_IDENTITY_PATH } from "../../published.ts";
+import { SENDER_IDENTITY_PATH } from "../../contract/published.ts";
 import { publishedIdentity } from "../edition-source.ts";
 
 const IDENTITY = {

@@ -1,7 +1,7 @@
 /**
  * What the site's build publishes for the sender, and the sender reads: the contract between the
  * two, in one module both import (no imports here: the site's build reads it too, as it does
- * http/signup-result-pages.ts).
+ * signup-result-pages.ts).
  *
  * - `/effects/YYYY-MM-DD/mail.json`: an Effect's mail edition (`MailEdition`), with the
  *   `{{unsubscribe_url}}` placeholder the sender replaces per recipient.
