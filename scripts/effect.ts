@@ -5,7 +5,6 @@
  * command itself (server/effect-operator.ts); otherwise this process opens the storage.
  */
 import { parseArgs } from "node:util";
-import { createDeliveryStore } from "../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
 import { maskingLogger } from "../supabase/functions/_shared/logger.ts";
 import { dataDirHolder } from "../server/data-dir-lock.ts";
@@ -67,26 +66,17 @@ export async function run(args: string[], env = process.env, signal?: AbortSigna
   const storage = await openStorage({ databaseUrl, dataDir, readOnly: command.action !== "send" });
   try {
     const log = maskingLogger(stdoutLogger);
+    const ctx = effectContext(
+      env,
+      { db: storage.db, dataDir, publicDir, identity: readSenderIdentity(contentDir), log, signal },
+      defaultSiteUrl,
+    );
     if (!databaseUrl) {
       // This process holds the PGlite folder: anything still `sending` was a dead process's.
-      const stale = await createDeliveryStore(storage.db).markStaleAsUnknown(new Date(), true);
+      const stale = await ctx.effects.markStaleAsUnknown(true);
       if (stale > 0) log.warn(`${stale} mails a stopped sender was sending are now unknown`);
     }
-    return await runEffectCommand(
-      command,
-      effectContext(
-        env,
-        {
-          db: storage.db,
-          dataDir,
-          publicDir,
-          identity: readSenderIdentity(contentDir),
-          log,
-          signal,
-        },
-        defaultSiteUrl,
-      ),
-    );
+    return await runEffectCommand(command, ctx);
   } finally {
     await storage.close();
   }

@@ -6,16 +6,15 @@
 import type { IncomingMessage } from "node:http";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono } from "hono";
-import { createFunctionsApp } from "../supabase/functions/_shared/app.ts";
+import type { Backend } from "../supabase/functions/_shared/backend.ts";
 import { requestLog } from "../supabase/functions/_shared/http/request-log.ts";
 import { forwardedClientAddress } from "../supabase/functions/_shared/http/client-address.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import { isAdminPath } from "../site-headers/security-headers.ts";
 import { staticSite } from "./static-site.ts";
 
 export interface AppOptions {
-  newsletter: Newsletter;
+  backend: Backend;
   publicDir: string;
   /** The site's security headers (`site-headers/security-headers.ts`), sent with every answer... */
   securityHeaders: Record<string, string>;
@@ -31,7 +30,7 @@ export interface AppOptions {
 type Env = { Variables: { outcome: string } };
 
 export function createApp(options: AppOptions): Hono<Env> {
-  const { newsletter, log } = options;
+  const { backend, log } = options;
   const app = new Hono<Env>();
 
   app.use(requestLog(log));
@@ -54,18 +53,15 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   app.route(
     "/functions/v1",
-    createFunctionsApp(
-      { newsletter, log, allowedOrigins: newsletter.config.allowedOrigins },
-      {
-        clientAddress: (c) =>
-          forwardedClientAddress(
-            c.req.header("x-forwarded-for"),
-            getConnInfo(c).remote.address ?? "unknown",
-            options.trustedHops,
-          ),
-        waitUntil: options.waitUntil,
-      },
-    ),
+    backend.functionsApp({
+      clientAddress: (c) =>
+        forwardedClientAddress(
+          c.req.header("x-forwarded-for"),
+          getConnInfo(c).remote.address ?? "unknown",
+          options.trustedHops,
+        ),
+      waitUntil: options.waitUntil,
+    }),
   );
 
   app.use(...staticSite(options.publicDir));

@@ -1,7 +1,8 @@
 /**
- * Where the local stack and the `effect` command find a published edition: the local build's
- * `public/effects/DATE/mail.json` when it exists, else the site at `SITE_URL`; and the newest one,
- * for the welcome mail.
+ * What the site publishes, as the local stack and the commands find it (`PublishedSite`): an
+ * edition from the local build's `public/effects/DATE/mail.json` when it exists, else from the site
+ * at `SITE_URL`; the newest one, for the welcome mail, likewise; the sender's names and time zone
+ * from `content/`, which the build publishes as sender.json.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,8 +15,10 @@ import {
   fetchEdition,
   type LatestEditionSource,
   parseLatestDate,
+  type PublishedSite,
   publishedLatestEdition,
 } from "../supabase/functions/_shared/effect-sending/edition-source.ts";
+import type { SenderIdentity } from "../supabase/functions/_shared/contract/published.ts";
 import { LATEST_EDITION_PATH, mailEditionPath } from "../supabase/functions/_shared/contract/published.ts";
 
 export async function loadEdition(date: string, publicDir: string, siteUrl: string): Promise<MailEdition> {
@@ -43,5 +46,18 @@ export function latestEdition(publicDir: string, siteUrl: string): LatestEdition
     }
     if (!date) throw new EditionError(`${file} names no edition`);
     return loadEdition(date, publicDir, siteUrl);
+  };
+}
+
+/** The published site for a host on this machine: the build in `publicDir`, the identity given (read from the content once). */
+export function localPublishedSite(
+  publicDir: string,
+  identity: SenderIdentity,
+  siteUrl: string,
+): PublishedSite {
+  return {
+    identity: async () => identity,
+    edition: (date) => loadEdition(date, publicDir, siteUrl),
+    latestEdition: latestEdition(publicDir, siteUrl),
   };
 }

@@ -5,58 +5,43 @@
  * itself once that time has come in the brand's time zone, and keeps trying each minute until the
  * edition is done (which also resumes a paused one).
  */
-import type { Config, Env } from "../supabase/functions/_shared/config.ts";
-import { createRateLimiter } from "../supabase/functions/_shared/effect-sending/delivery-decisions.ts";
-import { createDeliveryStore } from "../supabase/functions/_shared/effect-sending/delivery-store.ts";
+import type { Backend } from "../supabase/functions/_shared/backend.ts";
 import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
-import {
-  dueEditionDate,
-  parseSendingConfig,
-} from "../supabase/functions/_shared/effect-sending/sending-config.ts";
+import type { EffectSending } from "../supabase/functions/_shared/effect-sending/effect-sending.ts";
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { SenderIdentity } from "../supabase/functions/_shared/contract/published.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
-import { createEffectMailer, type EffectContext, runEffectCommand } from "./effect-commands.ts";
+import { type EffectContext, runEffectCommand } from "./effect-commands.ts";
 import { startOperatorSocket } from "./effect-operator.ts";
 import { subscribersText } from "./subscriber-commands.ts";
 
 export interface EffectServiceOptions {
+  backend: Backend;
+  /** For the subscriber commands the socket answers. */
   db: SqlExecutor;
   /** PGlite: this process alone holds the data. */
   exclusive: boolean;
-  env: Env;
-  config: Config;
-  identity: SenderIdentity;
+  /** The names' time zone, for the start-up line. */
+  timeZone: string;
   dataDir: string;
-  publicDir: string;
   log: Logger;
-  now?: () => Date;
 }
 
 const TICK_MS = 60_000;
 const FIRST_TICK_MS = 1_000;
 
 export async function startEffectService(options: EffectServiceOptions) {
-  const { db, exclusive, log } = options;
-  const now = options.now ?? (() => new Date());
-  const sending = parseSendingConfig(options.env);
-  const store = createDeliveryStore(db);
+  const { backend, exclusive, log } = options;
+  const effects = backend.effects as EffectSending;
+  const { sending } = backend;
   if (exclusive) {
-    const stale = await store.markStaleAsUnknown(now(), true);
+    const stale = await effects.markStaleAsUnknown(true);
     if (stale > 0)
       log.warn(
         `${stale} Effect mails were being sent when the last process stopped: marked unknown (see npm run effect -- status DATE)`,
       );
   }
   const stopping = new AbortController();
-  const mailer = createEffectMailer({ env: options.env, dataDir: options.dataDir, sending });
-  const ctx: EffectContext = {
-    ...options,
-    sending,
-    now,
-    signal: stopping.signal,
-    shared: { mailer, rate: createRateLimiter(sending.ratePerSecond) },
-  };
+  const ctx: EffectContext = { effects, dataDir: options.dataDir, signal: stopping.signal };
   const running = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
     running.add(work);
@@ -90,17 +75,19 @@ export async function startEffectService(options: EffectServiceOptions) {
   const done = new Set<string>();
   const warned = new Set<string>();
   async function tick(): Promise<void> {
-    const date = dueEditionDate(sending.sendAt, options.identity.timeZone, now());
-    if (!date || busy || done.has(date) || stopping.signal.aborted) return;
+    if (busy || stopping.signal.aborted) return;
     busy = true;
+    let date: string | null = null;
     try {
+      date = await effects.dueDate();
+      if (!date || done.has(date)) return;
       const output = await track(runEffectCommand({ action: "send", date, retryUnknown: false }, ctx));
       for (const line of output.trim().split("\n")) log.info(`SEND_AT ${sending.sendAt}: ${line}`);
-      const status = await store.status(date);
-      if (status && status.state !== "paused" && status.counts.queued === 0) done.add(date);
+      if (await effects.finished(date)) done.add(date);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof EditionError)) log.error(`SEND_AT ${sending.sendAt}: ${message}`);
+      if (!(error instanceof EditionError) || date === null)
+        log.error(`SEND_AT ${sending.sendAt}: ${message}`);
       else if (!warned.has(date)) {
         warned.add(date);
         log.warn(`SEND_AT ${sending.sendAt}: ${message}; trying again each minute`);
@@ -110,9 +97,7 @@ export async function startEffectService(options: EffectServiceOptions) {
     }
   }
   if (sending.sendAt) {
-    log.info(
-      `Effect of the Day: sent daily at ${sending.sendAt} (${options.identity.timeZone}) via ${mailer.description}`,
-    );
+    log.info(`Effect of the Day: sent daily at ${sending.sendAt} (${options.timeZone})`);
     const first = setTimeout(() => void tick(), FIRST_TICK_MS);
     first.unref();
     timer = setInterval(() => void tick(), TICK_MS);
@@ -126,7 +111,6 @@ export async function startEffectService(options: EffectServiceOptions) {
       stopping.abort();
       await Promise.allSettled([...running]);
       await socket?.close();
-      await mailer.close?.();
     },
   };
 }

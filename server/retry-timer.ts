@@ -5,14 +5,14 @@
  * have queued or failed a job. Delivery itself, and its "run once more", is the core's sender.
  */
 import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { Newsletter } from "../supabase/functions/_shared/newsletter.ts";
+import type { Backend } from "../supabase/functions/_shared/backend.ts";
 
 const POLL_MS = 30_000;
 const MIN_WAIT_MS = 20;
 const AFTER_ERROR_MS = 5_000;
 
 export function startRetryTimer(
-  newsletter: Newsletter,
+  backend: Pick<Backend, "deliverDue" | "nextDueAt" | "finishDelivery">,
   log: Logger,
   /** The functions' clock, which the queue's times are in. */
   now: () => Date = () => new Date(),
@@ -24,14 +24,14 @@ export function startRetryTimer(
   const schedule = (ms: number) => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => track(newsletter.deliverDue()), Math.max(MIN_WAIT_MS, Math.min(ms, POLL_MS)));
+    timer = setTimeout(() => track(backend.deliverDue()), Math.max(MIN_WAIT_MS, Math.min(ms, POLL_MS)));
     // The timer alone must not keep the process alive: shutdown stops it explicitly.
     timer.unref();
   };
 
   async function reschedule(): Promise<void> {
     try {
-      const next = await newsletter.nextDueAt();
+      const next = await backend.nextDueAt();
       schedule(next ? next.getTime() - now().getTime() : POLL_MS);
     } catch (error) {
       log.error(
@@ -58,10 +58,10 @@ export function startRetryTimer(
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);
-      const stopping = newsletter.stop();
+      const stopping = backend.finishDelivery();
       while (pending.size > 0) await Promise.all(pending);
       await stopping;
-      await newsletter.stop();
+      await backend.finishDelivery();
     },
   };
 }

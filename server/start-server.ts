@@ -9,14 +9,11 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
-import { configWarnings, type Env, parseConfig } from "../supabase/functions/_shared/config.ts";
-import { type Logger, maskingLogger } from "../supabase/functions/_shared/logger.ts";
-import type { Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
-import { createOutboxMailer } from "./outbox-mailer.ts";
-import { createSmtpMailer } from "../supabase/functions/_shared/mail/smtp.ts";
+import type { Backend } from "../supabase/functions/_shared/backend.ts";
+import type { Env } from "../supabase/functions/_shared/contract/variables.ts";
 import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
+import { type Logger, maskingLogger } from "../supabase/functions/_shared/logger.ts";
 import type { Fetch } from "../supabase/functions/_shared/mail-events/ses.ts";
-import { createNewsletter, type Newsletter } from "../supabase/functions/_shared/newsletter.ts";
 import {
   adminSecurityHeaders,
   localBackendOrigins,
@@ -26,9 +23,9 @@ import {
 } from "../site-headers/security-headers.ts";
 import { readSenderIdentity } from "../src/content/read-brand.ts";
 import { createApp } from "./app.ts";
-import { latestEdition } from "./effect-editions.ts";
 import { startEffectService } from "./effect-service.ts";
 import { parseLocalEnv } from "./local-env.ts";
+import { createNodeBackend } from "./node-backend.ts";
 import { startRetryTimer } from "./retry-timer.ts";
 import { openStorage } from "./storage.ts";
 
@@ -45,7 +42,8 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string;
   port: number;
-  newsletter: Newsletter;
+  /** The core it serves (`createBackend`): tests read the list and drain the queue through it. */
+  backend: Backend;
   /** The storage it runs on (tests read the queue from it). */
   db: SqlExecutor;
   /** Stops taking requests, finishes the ones in flight and the mail being sent, closes storage. */
@@ -106,10 +104,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const url = `http://localhost:${port}`;
 
   let storage: Awaited<ReturnType<typeof openStorage>> | undefined;
-  let mailer: Mailer;
   try {
-    const config = parseConfig(env, url);
-    for (const warning of configWarnings(config)) log.warn(warning);
     storage = await openStorage({ databaseUrl: local.databaseUrl, dataDir: local.dataDir });
     const migrated = storage.migrations.applied.length;
     log.info(`storage: ${storage.description}${migrated ? ` (applied ${migrated} migrations)` : ""}`);
@@ -118,40 +113,39 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         `migration ${name} changed after it was applied; write a new migration instead of editing an applied one`,
       );
     }
-    mailer = local.smtpUrl
-      ? createSmtpMailer(local.smtpUrl)
-      : createOutboxMailer(path.join(local.dataDir, "outbox"), log);
-    log.info(`mail: ${mailer.description}`);
-
     const identity = readSenderIdentity(local.contentDir);
-    const newsletter = createNewsletter({
+    const backend = createNodeBackend(env, {
       db: storage.db,
-      mailer,
-      config,
-      identity: async () => identity,
       log,
+      identity,
+      dataDir: local.dataDir,
+      publicDir: local.publicDir,
+      defaultSiteUrl: url,
       now: options.now,
       fetch: options.fetch,
-      latestEdition: latestEdition(local.publicDir, config.siteUrl),
     });
+    log.info(`mail: ${backend.mailDescription()}`);
     const effects = await startEffectService({
+      backend,
       db: storage.db,
       exclusive: storage.exclusive,
-      ...{ env, config, identity, dataDir: local.dataDir, publicDir: local.publicDir, log, now: options.now },
+      timeZone: identity.timeZone,
+      dataDir: local.dataDir,
+      log,
     });
     if (storage.exclusive) {
       // The mail a crashed run had claimed goes out now, not when its lease runs out.
-      const freed = await newsletter.releaseAllClaims();
+      const freed = await backend.releaseAllClaims();
       if (freed > 0)
         log.warn(`${freed} mail jobs were claimed by a process that stopped; sending them again`);
     }
-    const delivery = startRetryTimer(newsletter, log, options.now);
+    const delivery = startRetryTimer(backend, log, options.now);
 
     const { publicDir } = local;
     if (!existsSync(path.join(publicDir, "index.html")))
       log.warn(`no built site in ${publicDir}: only the functions are served`);
     const app = createApp({
-      newsletter,
+      backend,
       publicDir,
       // The built editor may use `npm run cms`'s backend at its port (the browser tests do).
       adminSecurityHeaders: adminSecurityHeaders({
@@ -177,10 +171,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await stopped;
         await effects.stop();
         await delivery.stop();
-        await mailer.close?.();
+        await backend.closeMail();
         await storage?.close();
       })());
-    return { url, port, newsletter, db: storage.db, close };
+    return { url, port, backend, db: storage.db, close };
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await storage?.close();

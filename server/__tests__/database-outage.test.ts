@@ -118,7 +118,7 @@ async function timedSignup(stack: TestStack): Promise<{ status: number; ms: numb
     while (after.status !== 200 && performance.now() - back < 10_000) after = await timedSignup(stack);
     expect(after.status).toBe(200);
 
-    const stored = new Set((await stack.server.newsletter.admin.list()).map((row) => row.email));
+    const stored = new Set((await stack.server.backend.admin.list()).map((row) => row.email));
     for (const answer of answers) {
       if (answer.status === 200) expect(stored.has(answer.email)).toBe(true);
       else expect(stored.has(answer.email)).toBe(false);

@@ -22,7 +22,7 @@ const mailsTo = (stack: TestStack, address: string, count = 1) =>
 const tokenOf = (url: URL, param: "confirm" | "unsubscribe") => url.searchParams.get(param) ?? "";
 
 async function counts(stack: TestStack) {
-  return stack.server.newsletter.admin.countByStatus();
+  return stack.server.backend.admin.countByStatus();
 }
 
 /** Everything a visitor can observe about an answer: status, body and which headers it has. */
@@ -423,7 +423,7 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
       { email: address },
       { headers: { referer: `${stack.origin}/?confirm=secret#newsletter` } },
     );
-    const [row] = (await stack.server.newsletter.admin.list()).filter(
+    const [row] = (await stack.server.backend.admin.list()).filter(
       (subscriber) => subscriber.email === address,
     );
     // Pending until the link is clicked; then it is the confirmed consent.
@@ -436,7 +436,7 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
     expect(row.signed_up_at?.getTime()).toBe(row.pending_consent_at?.getTime());
     const [mail] = await mailsTo(stack, address);
     await stack.post("confirm-subscription", { token: tokenOf(linkIn(mail, "confirm"), "confirm") });
-    const [confirmed] = (await stack.server.newsletter.admin.list()).filter(
+    const [confirmed] = (await stack.server.backend.admin.list()).filter(
       (subscriber) => subscriber.email === address,
     );
     expect(confirmed).toMatchObject({
@@ -462,8 +462,8 @@ describe.each(backends)("the subscriber record on %s", (backend) => {
     await stack.post("send-confirmation", { email: young });
     stack.advance(6 * 86_400);
 
-    await stack.server.newsletter.purge(stack.now());
-    const left = new Map((await stack.server.newsletter.admin.list()).map((row) => [row.email, row.status]));
+    await stack.server.backend.purge(stack.now());
+    const left = new Map((await stack.server.backend.admin.list()).map((row) => [row.email, row.status]));
     expect(left.has(stale)).toBe(false);
     expect(left.get(confirmed)).toBe("confirmed");
     expect(left.get(young)).toBe("pending");

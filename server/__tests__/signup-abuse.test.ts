@@ -87,7 +87,7 @@ describe("an unsubscribed address signed up by a stranger", () => {
   afterAll(() => stack?.close());
 
   const row = async (email: string) =>
-    (await stack.server.newsletter.admin.list()).find((subscriber) => subscriber.email === email);
+    (await stack.server.backend.admin.list()).find((subscriber) => subscriber.email === email);
 
   it("keeps its confirmed consent and its unsubscribe, also through the one-week purge", async () => {
     const email = `${unique("reader")}@example.com`;
@@ -123,7 +123,7 @@ describe("an unsubscribed address signed up by a stranger", () => {
     });
 
     stack.advance(8 * 86_400);
-    await stack.server.newsletter.purge(stack.now());
+    await stack.server.backend.purge(stack.now());
     expect(await row(email)).toMatchObject({
       status: "unsubscribed",
       consent_source: unsubscribed?.consent_source,

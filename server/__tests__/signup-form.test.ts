@@ -43,7 +43,7 @@ const redirect = (response: Response) => ({
 });
 
 const rowOf = async (stack: TestStack, email: string) =>
-  (await stack.server.newsletter.admin.list()).find((row) => row.email === email);
+  (await stack.server.backend.admin.list()).find((row) => row.email === email);
 
 describe.each(backends)("the signup form without JavaScript on %s", (backend) => {
   let smtp: SmtpCapture;
@@ -88,18 +88,18 @@ describe.each(backends)("the signup form without JavaScript on %s", (backend) =>
   });
 
   it("sends an address it refuses to the page that asks to check it, storing nothing", async () => {
-    const before = await stack.server.newsletter.admin.countByStatus();
+    const before = await stack.server.backend.admin.countByStatus();
     for (const email of ["not-an-address", "user@example..com", `${"a".repeat(243)}@example.com`]) {
       expect(redirect(await postForm(stack, emailField(email)))).toMatchObject({
         status: 303,
         location: `${stack.origin}${SIGNUP_RESULT_PAGES.invalid}`,
       });
     }
-    expect(await stack.server.newsletter.admin.countByStatus()).toEqual(before);
+    expect(await stack.server.backend.admin.countByStatus()).toEqual(before);
   });
 
   it("sends an empty form back to the card on the page it came from, storing nothing", async () => {
-    const before = await stack.server.newsletter.admin.countByStatus();
+    const before = await stack.server.backend.admin.countByStatus();
     const fromEffect = await postForm(stack, "email=", {
       referer: `${stack.origin}/effects/2026-11-20/?utm_source=mail#top`,
     });
@@ -120,12 +120,12 @@ describe.each(backends)("the signup form without JavaScript on %s", (backend) =>
       redirect: "manual",
     });
     expect(noReferer.headers.get("location")).toBe(`${stack.origin}/#newsletter`);
-    expect(await stack.server.newsletter.admin.countByStatus()).toEqual(before);
+    expect(await stack.server.backend.admin.countByStatus()).toEqual(before);
     expect(stack.logs.some((line) => line.endsWith("form:invalid_email:missing"))).toBe(true);
   });
 
   it("sends a body over the limit, or one that is not UTF-8, to the try-again page, storing nothing", async () => {
-    const before = await stack.server.newsletter.admin.countByStatus();
+    const before = await stack.server.backend.admin.countByStatus();
     const email = freshAddress("big");
     const big = await postForm(stack, `${emailField(email)}&padding=${"x".repeat(10_000)}`);
     expect(redirect(big)).toMatchObject({
@@ -144,7 +144,7 @@ describe.each(backends)("the signup form without JavaScript on %s", (backend) =>
       });
     }
     await stack.drainMail();
-    expect(await stack.server.newsletter.admin.countByStatus()).toEqual(before);
+    expect(await stack.server.backend.admin.countByStatus()).toEqual(before);
     expect(await stack.mailJobsTo(email)).toEqual([]);
     expect(mailsTo(email)).toBe(0);
     expect(stack.logs.some((line) => line.endsWith("form:payload_too_large"))).toBe(true);

@@ -66,7 +66,7 @@ describe("confirmation mail over SMTP", () => {
       body: "List-Unsubscribe=One-Click",
     });
     expect(unsubscribe.status).toBe(200);
-    expect(await stack.server.newsletter.admin.countByStatus()).toMatchObject({ unsubscribed: 1 });
+    expect(await stack.server.backend.admin.countByStatus()).toMatchObject({ unsubscribed: 1 });
   });
 });
 

@@ -127,8 +127,8 @@ describe.each(backends)("welcome and reminder on %s", (backend) => {
       expect(mailsTo("silent@example.com")).toHaveLength(2);
 
       stack.advance(7 * 24 * HOUR);
-      await stack.server.newsletter.purge();
-      const emails = (await stack.server.newsletter.admin.list()).map((row) => row.email);
+      await stack.server.backend.purge();
+      const emails = (await stack.server.backend.admin.list()).map((row) => row.email);
       expect(emails).not.toContain("silent@example.com");
       expect(emails).toContain("prompt@example.com");
     });

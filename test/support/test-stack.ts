@@ -23,9 +23,8 @@ import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
 import { type RunningServer, startServer } from "../../server/start-server.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
-import { parseConfig } from "../../supabase/functions/_shared/config.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
-import { createNewsletter } from "../../supabase/functions/_shared/newsletter.ts";
+import { createBackend } from "../../supabase/functions/_shared/backend.ts";
 import { contentIdentity } from "./effect-fixtures.ts";
 import { freePort } from "./free-port.ts";
 import { startProcess } from "./process.ts";
@@ -172,7 +171,7 @@ export async function startTestStack(
       return postTo(stack, name, body, init);
     },
     async drainMail() {
-      await stack.server.newsletter.deliverDue();
+      await stack.server.backend.deliverDue();
     },
     mailJobsTo: (address) => mailJobStates(stack.server.db, address),
     async restart() {
@@ -219,17 +218,24 @@ async function startDenoTestStack(
   const now = () => new Date(Date.now() + offsetMs);
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  const config = parseConfig({ SITE_URL: url, ...env }, url);
   const identity = contentIdentity();
-  // The operator's side, on the same database: counts, the list, the purge. It sends nothing.
-  const operator = createNewsletter({
-    db,
-    mailer: { description: "none", send: () => Promise.reject(new Error("the Deno host sends the mail")) },
-    config,
-    identity: async () => identity,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    now,
-  });
+  // The operator's side, on the same database: counts, the list, the purge. No feature: it serves
+  // and sends nothing.
+  const operator = createBackend(
+    { SITE_URL: url, ...env },
+    {
+      db,
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      site: () => ({
+        identity: async () => identity,
+        edition: () => Promise.reject(new Error("the Deno host reads the editions")),
+        latestEdition: async () => null,
+      }),
+      features: [],
+      senderName: () => "operator",
+      now,
+    },
+  );
   let host: Awaited<ReturnType<typeof startProcess>> | undefined;
   let earlier = "";
   const start = async () => {
@@ -274,7 +280,7 @@ async function startDenoTestStack(
   const server = {
     url,
     port,
-    newsletter: operator,
+    backend: operator,
     db,
     close: async () => undefined,
   } as unknown as RunningServer;
@@ -317,7 +323,6 @@ async function startDenoTestStack(
     async close() {
       try {
         await host?.stop();
-        await operator.stop();
         await db.close();
         await database.drop();
       } finally {

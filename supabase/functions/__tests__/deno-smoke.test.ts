@@ -1,5 +1,5 @@
 /**
- * The Supabase entries under Deno itself: `deno check` of the six entries (and the contract suite's Deno host) with the import map
+ * The Supabase entries under Deno itself: `deno check` of every entry the manifest names (and the contract suite's Deno host) with the import map
  * Supabase uses (npm packages from the registry, not this repository's node_modules), and
  * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup as JSON and
  * one as the signup card's form post, `send-effect` mailing a day's Effect only to a caller
@@ -18,6 +18,7 @@ import { startProcess } from "../../../test/support/process.ts";
 import { createSmtpCapture } from "../../../test/support/smtp-capture.ts";
 import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../test/support/effect-fixtures.ts";
 import { dayIn } from "../_shared/contract/calendar-day.ts";
+import { FUNCTIONS as FUNCTIONS_MANIFEST, type FunctionName } from "../_shared/manifest.ts";
 import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/contract/published.ts";
 import {
   arfMail,
@@ -32,14 +33,9 @@ jest.setTimeout(180_000);
 const ROOT = path.resolve(__dirname, "../../..");
 const DENO = path.join(ROOT, "node_modules/.bin/deno");
 const FUNCTIONS = path.join(ROOT, "supabase/functions");
-const ENTRIES = [
-  "send-confirmation",
-  "confirm-subscription",
-  "unsubscribe",
-  "send-effect",
-  "mail-events",
-  "cms-auth",
-].map((name) => path.join(FUNCTIONS, name, "index.ts"));
+/** Each function's entry, as the manifest names them. */
+const entry = (name: FunctionName) => path.join(FUNCTIONS, name, "index.ts");
+const ENTRIES = FUNCTIONS_MANIFEST.map(({ name }) => entry(name));
 /** The contract suite's Deno host (test/support/test-stack.ts), checked with the entries. */
 const TEST_HOST = path.join(ROOT, "test", "support", "deno", "functions-host.ts");
 // Without this Deno would adopt the repository's package.json and node_modules, which Supabase does not have.
@@ -69,7 +65,7 @@ describe("the functions under Deno", () => {
       let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
       try {
         await migrate(db);
-        deno = await serveUnderDeno(ENTRIES[0], {
+        deno = await serveUnderDeno(entry("send-confirmation"), {
           DATABASE_URL: database.url,
           SITE_URL: site.url,
           ALLOWED_ORIGINS: "https://thepurposeeffect.example",
@@ -149,7 +145,7 @@ describe("the functions under Deno", () => {
       try {
         await migrate(db);
         await seedConfirmed(db, 3);
-        deno = await serveUnderDeno(ENTRIES[4], {
+        deno = await serveUnderDeno(entry("mail-events"), {
           DATABASE_URL: database.url,
           SITE_URL: site.url,
           ...MAIL_EVENTS_ENV,
@@ -204,7 +200,7 @@ describe("the functions under Deno", () => {
       await seedConfirmed(db, 3);
       let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
       try {
-        deno = await serveUnderDeno(ENTRIES[3], {
+        deno = await serveUnderDeno(entry("send-effect"), {
           DATABASE_URL: database.url,
           SITE_URL: siteUrl,
           SMTP_URL: smtp.url,

@@ -145,13 +145,16 @@ function readOrigins(env: Env, siteUrl: string): string[] {
 
 /**
  * Builds the configuration. `defaultSiteUrl` is the local stack's own address
- * (`http://localhost:$PORT`); on Supabase `SITE_URL` must be set.
+ * (`http://localhost:$PORT`); on Supabase `SITE_URL` must be set (the manifest says so).
  */
 export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"): Config {
   const siteUrl = readUrl(env, "SITE_URL", defaultSiteUrl);
+  // The one-click unsubscribe address: on Supabase the project's own functions, since SITE_URL is
+  // the static host, which has none; on the local stack the functions beside the site.
+  const project = supabaseProjectUrl(env);
   return {
     siteUrl,
-    functionsUrl: readUrl(env, "FUNCTIONS_URL", `${siteUrl}/functions/v1`),
+    functionsUrl: readUrl(env, "FUNCTIONS_URL", `${project ?? siteUrl}/functions/v1`),
     allowedOrigins: readOrigins(env, siteUrl),
     mailFrom: readVariable(env, "MAIL_FROM"),
     rateLimitPerMinute: readNumberVariable(env, "RATE_LIMIT_PER_MINUTE"),
@@ -169,52 +172,14 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
   };
 }
 
-/** What a function on Supabase (or any Deno host) needs besides `Config`. */
-export interface FunctionEnvironment {
-  config: Config;
-  /** `SMTP_URL`, or null where mail may only be logged (a local `supabase functions serve`). */
-  smtpUrl: string | null;
-  /** `SUPABASE_DB_URL` (set by Supabase inside every function), else `DATABASE_URL`. */
-  databaseUrl: string;
-  /** `FUNCTION_PORT`: plain `deno run` (the tests) listens on 127.0.0.1 there. */
-  port?: number;
-  /** `send-effect` only: the key pg_cron sends (null: every call refused), and seconds per call. */
-  sendEffect: { key: string | null; secondsPerCall: number };
-}
-
 /**
- * The Deno entries' configuration. Hosted Supabase sets `SUPABASE_URL` to the project's https
- * address: there a forgotten secret stops the function with a message naming it, because the
- * alternatives are mail linking to localhost, CORS refusing the real site, or mail only logged
- * (lost). The one-click unsubscribe address defaults to the project's own functions, since
- * `SITE_URL` is the static host, which has none.
+ * Hosted Supabase sets `SUPABASE_URL` to the project's https address. There a forgotten setting
+ * stops the function with a message naming it (`backend.ts`, from the manifest), because the
+ * alternatives are mail linking to localhost, CORS refusing the real site, or mail only logged.
  */
-export function parseFunctionEnvironment(env: Env): FunctionEnvironment {
-  const supabaseUrl = readVariable(env, "SUPABASE_URL")?.replace(/\/+$/, "");
-  const hosted = supabaseUrl?.startsWith("https://") ?? false;
-  if (hosted) {
-    const missing = (["SITE_URL", "SMTP_URL"] as const).filter((name) => !readVariable(env, name));
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `${missing.join(" and ")} must be set on Supabase (supabase secrets set ${missing.map((name) => `${name}=...`).join(" ")}); see docs/deploying.md`,
-      );
-    }
-  }
-  const functionsUrl =
-    readVariable(env, "FUNCTIONS_URL") ?? (hosted ? `${supabaseUrl}/functions/v1` : undefined);
-  const databaseUrl = readVariable(env, "SUPABASE_DB_URL") ?? readVariable(env, "DATABASE_URL");
-  if (!databaseUrl)
-    throw new ConfigError("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
-  return {
-    config: parseConfig({ ...env, FUNCTIONS_URL: functionsUrl }),
-    smtpUrl: readVariable(env, "SMTP_URL") ?? null,
-    databaseUrl,
-    port: readNumberVariable(env, "FUNCTION_PORT", "optional"),
-    sendEffect: {
-      key: readVariable(env, "SEND_EFFECT_KEY") ?? null,
-      secondsPerCall: readNumberVariable(env, "SEND_EFFECT_SECONDS"),
-    },
-  };
+export function supabaseProjectUrl(env: Env): string | null {
+  const url = readVariable(env, "SUPABASE_URL")?.replace(/\/+$/, "");
+  return url?.startsWith("https://") ? url : null;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Supabase Edge Function `cms-auth`: the content editor's GitHub sign-in (../_shared/cms-auth/cms-auth.ts), the core's functions app (../_shared/app.ts) on Deno, wired by ../_shared/deno/serve-function.ts.
-import { serveNewsletter } from "../_shared/deno/serve-function.ts";
+// Supabase Edge Function `cms-auth`: its feature of the core, as supabase/functions/_shared/manifest.ts declares it.
+import { serveFunction } from "../_shared/deno/serve.ts";
 
-serveNewsletter();
+serveFunction("cms-auth");

@@ -1,4 +1,4 @@
-// Supabase Edge Function `send-effect`: the Effect of the Day, sent in batches each minute (see ../_shared/effect-sending/send-effect-handler.ts).
-import { serveSendEffect } from "../_shared/deno/serve-send-effect.ts";
+// Supabase Edge Function `send-effect`: its feature of the core, as supabase/functions/_shared/manifest.ts declares it.
+import { serveFunction } from "../_shared/deno/serve.ts";
 
-serveSendEffect();
+serveFunction("send-effect");

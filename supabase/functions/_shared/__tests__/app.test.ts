@@ -4,26 +4,35 @@
  * tested through HTTP in server/__tests__/signup-form.test.ts.
  */
 import { Hono } from "hono";
-import { createFunctionsApp, type FunctionsEnv, type NewsletterFunctions } from "../app.ts";
+import { createFunctionsApp, type FunctionsEnv } from "../app.ts";
 import { parseConfig } from "../config.ts";
 import type { FunctionSpec } from "../http/function-spec.ts";
+import { formPost as formPostAnswer } from "../subscriptions/routes.ts";
 import { InvalidEmail, signupFormPost } from "../subscriptions/send-confirmation.ts";
 
 const SITE = "https://thepurposeeffect.example";
 
+/** The signup's route as the subscriptions feature writes it (form post first), over a handler the test chooses. */
 function appWith(handle: FunctionSpec["handle"], lines: string[]) {
   const log = {
     info: (line: string) => lines.push(line),
     warn: (line: string) => lines.push(line),
     error: (line: string) => lines.push(line),
   };
-  const newsletter: NewsletterFunctions = {
-    config: parseConfig({ SITE_URL: SITE }),
-    log,
-    functions: [{ name: "send-confirmation", formPost: signupFormPost, handle }],
-    admit: async () => undefined,
-    deliverDue: async () => undefined,
-  };
+  const spec: FunctionSpec = { name: "send-confirmation", formPost: signupFormPost, handle };
+  const feature = new Hono<FunctionsEnv>().post(
+    "/send-confirmation",
+    formPostAnswer(spec, parseConfig({ SITE_URL: SITE })),
+    async (c) => {
+      const accepted = await spec.handle({
+        request: c.req.raw,
+        body: new Uint8Array(await c.req.arrayBuffer()),
+        clientAddress: "192.0.2.1",
+        form: true,
+      });
+      return c.json(accepted.body, 200);
+    },
+  );
   let outcome: string | undefined;
   // As a host's request log reads it.
   const app = new Hono<FunctionsEnv>()
@@ -31,10 +40,7 @@ function appWith(handle: FunctionSpec["handle"], lines: string[]) {
       await next();
       outcome = c.get("outcome");
     })
-    .route(
-      "/",
-      createFunctionsApp({ newsletter, log, allowedOrigins: [SITE] }, { clientAddress: () => "192.0.2.1" }),
-    );
+    .route("/", createFunctionsApp([feature], { log, allowedOrigins: [SITE] }));
   return { app, outcome: () => outcome };
 }
 

@@ -1,4 +1,5 @@
-import { ConfigError, configWarnings, parseConfig, parseFunctionEnvironment } from "../config.ts";
+import { ConfigError, configWarnings, parseConfig } from "../config.ts";
+import { parseSendingConfig } from "../effect-sending/sending-config.ts";
 import { mailSettings } from "../mail/list-headers.ts";
 
 describe("configuration", () => {
@@ -58,60 +59,40 @@ describe("configuration", () => {
 
 describe("the functions' environment on Supabase", () => {
   const hosted = {
-    SUPABASE_DB_URL: "postgresql://postgres:secret@db.abcdefgh.supabase.co:5432/postgres",
     SUPABASE_URL: "https://abcdefgh.supabase.co",
     SITE_URL: "https://thepurposeeffect.example",
-    SMTP_URL: "smtps://user:secret@smtp.example.com:465",
   };
 
   it("points the one-click unsubscribe at the project's functions, not the static site", () => {
-    const { config, smtpUrl } = parseFunctionEnvironment(hosted);
+    const config = parseConfig(hosted);
     expect(config.functionsUrl).toBe("https://abcdefgh.supabase.co/functions/v1");
     expect(config.siteUrl).toBe("https://thepurposeeffect.example");
-    expect(smtpUrl).toBe(hosted.SMTP_URL);
     expect(configWarnings(config)).toEqual([]);
   });
 
   it("keeps an explicit FUNCTIONS_URL", () => {
-    const { config } = parseFunctionEnvironment({
+    const config = parseConfig({
       ...hosted,
       FUNCTIONS_URL: "https://api.thepurposeeffect.example/functions/v1",
     });
     expect(config.functionsUrl).toBe("https://api.thepurposeeffect.example/functions/v1");
   });
 
-  it.each(["SITE_URL", "SMTP_URL"])("refuses to start without %s, naming the secret to set", (name) => {
-    const env: Record<string, string | undefined> = { ...hosted, [name]: undefined };
-    expect(() => parseFunctionEnvironment(env)).toThrow(ConfigError);
-    expect(() => parseFunctionEnvironment(env)).toThrow(
-      `${name} must be set on Supabase (supabase secrets set ${name}=...)`,
-    );
-  });
-
-  it("runs without SMTP_URL off Supabase (supabase functions serve, a local Deno), logging the mail", () => {
-    const { config, smtpUrl } = parseFunctionEnvironment({
-      SUPABASE_URL: "http://kong:8000",
-      DATABASE_URL: "postgresql://localhost/postgres",
-    });
-    expect(smtpUrl).toBeNull();
+  it("counts a local Supabase (supabase functions serve, http) as not hosted", () => {
+    const config = parseConfig({ SUPABASE_URL: "http://kong:8000" });
     expect(config.functionsUrl).toBe("http://localhost:8000/functions/v1");
   });
 });
 
 describe("send-effect's settings", () => {
-  const base = { DATABASE_URL: "postgresql://localhost/postgres" };
-  it("sends for 50 seconds a call unless told otherwise", () => {
-    expect(parseFunctionEnvironment(base).sendEffect).toEqual({ key: null, secondsPerCall: 50 });
+  it("sends for 50 seconds a call, and refuses every call, unless told otherwise", () => {
+    expect(parseSendingConfig({})).toMatchObject({ key: null, secondsPerCall: 50 });
   });
 
   it("refuses SEND_EFFECT_SECONDS it cannot use instead of falling back to 50", () => {
     for (const bad of ["fifty", "0", "600"])
-      expect(() => parseFunctionEnvironment({ ...base, SEND_EFFECT_SECONDS: bad })).toThrow(
+      expect(() => parseSendingConfig({ SEND_EFFECT_SECONDS: bad })).toThrow(
         /SEND_EFFECT_SECONDS must be a number from 1 to 140/,
       );
-  });
-
-  it("needs a database", () => {
-    expect(() => parseFunctionEnvironment({})).toThrow(/SUPABASE_DB_URL .* or DATABASE_URL is required/);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The functions app (`app.ts`) as `(Request) => Response` over PGlite, wired by `createNewsletter`
- * exactly as the hosts wire them, with no server in between. The HTTP behaviour of each host is tested beside
+ * The functions app as `(Request) => Response` over PGlite, built by `createBackend` exactly as
+ * the hosts build it, with no server in between. The HTTP behaviour of each host is tested beside
  * it (server/__tests__, the Deno smoke test).
  */
 import { rmSync } from "node:fs";
@@ -9,11 +9,10 @@ import { Hono } from "hono";
 import { createPgliteExecutor } from "../../../../server/pglite-executor.ts";
 import { contentIdentity } from "../../../../test/support/effect-fixtures.ts";
 import { preparedDataDir } from "../../../../test/support/test-stack.ts";
-import { createFunctionsApp } from "../app.ts";
-import { parseConfig } from "../config.ts";
+import { type Backend, createBackend } from "../backend.ts";
+import type { Env } from "../contract/variables.ts";
 import type { Logger } from "../logger.ts";
 import type { MailMessage, Mailer } from "../mail/mailer.ts";
-import { createNewsletter, type Newsletter } from "../newsletter.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 
 jest.setTimeout(60_000);
@@ -30,6 +29,21 @@ function call(name: string, body: unknown, headers: Record<string, string> = {})
   });
 }
 
+/** The core as a host builds it, with `mailer` as its only transport and no published Effect. */
+const backendOver = (db: SqlExecutor, env: Env, mailer: Mailer, log: Logger, now?: () => Date) =>
+  createBackend(env, {
+    db,
+    log,
+    site: () => ({
+      identity,
+      edition: () => Promise.reject(new Error("no Effect is published in this test")),
+      latestEdition: async () => null,
+    }),
+    fallbackMailer: () => mailer,
+    senderName: () => "test",
+    now,
+  });
+
 type Handle = (
   name: string,
   request: Request,
@@ -38,22 +52,22 @@ type Handle = (
 
 /** The app mounted as the local stack mounts it, the host's part played by `info`. */
 const handlerOf =
-  (newsletter: Newsletter): Handle =>
+  (backend: Backend): Handle =>
   async (_name, request, info = {}) =>
     new Hono()
       .route(
         "/functions/v1",
-        createFunctionsApp(
-          { newsletter, log: newsletter.log, allowedOrigins: newsletter.config.allowedOrigins },
-          { clientAddress: () => info.clientAddress ?? "unknown", waitUntil: info.waitUntil },
-        ),
+        backend.functionsApp({
+          clientAddress: () => info.clientAddress ?? "unknown",
+          waitUntil: info.waitUntil,
+        }),
       )
       .fetch(request);
 
 describe("the functions as Request → Response", () => {
   let dataDir: string;
   let db: SqlExecutor;
-  let newsletter: Newsletter;
+  let newsletter: Backend;
   const sent: MailMessage[] = [];
   const logs: string[] = [];
   const log: Logger = {
@@ -78,11 +92,10 @@ describe("the functions as Request → Response", () => {
   beforeAll(async () => {
     dataDir = await preparedDataDir();
     db = await createPgliteExecutor(path.join(dataDir, "pglite"));
-    const config = parseConfig({ RATE_LIMIT_PER_MINUTE: "3" });
-    newsletter = createNewsletter({ db, mailer: inbox, config, identity, log, now });
+    newsletter = backendOver(db, { RATE_LIMIT_PER_MINUTE: "3" }, inbox, log, now);
   });
   afterAll(async () => {
-    await newsletter?.stop();
+    await newsletter?.finishDelivery();
     await db?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -241,13 +254,7 @@ describe("the functions when the database is gone", () => {
     const dataDir = await preparedDataDir();
     const db = await createPgliteExecutor(path.join(dataDir, "pglite"));
     const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const newsletter = createNewsletter({
-      db,
-      mailer: { description: "none", send: async () => undefined },
-      config: parseConfig({}),
-      identity,
-      log: quiet,
-    });
+    const newsletter = backendOver(db, {}, { description: "none", send: async () => undefined }, quiet);
     await db.close();
     const handle = handlerOf(newsletter);
     try {

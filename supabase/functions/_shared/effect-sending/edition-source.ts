@@ -117,3 +117,22 @@ export function publishedIdentity(
     }
   };
 }
+
+/** What the site's build publishes for the sender, wherever a host finds it. */
+export interface PublishedSite {
+  /** The names and time zone the mail carries (sender.json). */
+  identity: IdentitySource;
+  /** The mail edition of a day (mail.json); throws `EditionError` when it is not published. */
+  edition(date: string): Promise<MailEdition>;
+  /** The newest edition, for the welcome mail. */
+  latestEdition: LatestEditionSource;
+}
+
+/** The published site over HTTP at `siteUrl` (the functions on Supabase read it so). */
+export function publishedSite(siteUrl: string, fetchImpl?: typeof fetch): PublishedSite {
+  return {
+    identity: publishedIdentity(siteUrl, { fetchImpl }),
+    edition: (date) => fetchEdition(siteUrl, date, fetchImpl),
+    latestEdition: publishedLatestEdition(siteUrl, fetchImpl),
+  };
+}

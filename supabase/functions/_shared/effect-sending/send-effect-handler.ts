@@ -17,25 +17,21 @@ import { sha256Hex } from "../subscriptions/tokens.ts";
 import { createRateLimiter } from "./delivery-decisions.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { EditionError } from "./edition.ts";
-import { checkEditionDate, fetchEdition } from "./edition-source.ts";
+import { checkEditionDate, type PublishedSite } from "./edition-source.ts";
 import { NotYetDue, sendDaysEffect } from "./send-day.ts";
 import { dueEditionDate, type SendingConfig } from "./sending-config.ts";
 
 export interface SendEffectDeps {
   db: SqlExecutor;
   config: Config;
-  /** The names and time zone the site publishes (sender.json). */
-  identity: IdentitySource;
+  /** What the site publishes: the names and time zone (sender.json) and each day's edition. */
+  site: PublishedSite;
+  /** With `key` (`SEND_EFFECT_KEY`, null refuses every call) and `secondsPerCall`. */
   sending: SendingConfig;
   mailer: Mailer;
   log: Logger;
-  /** `SEND_EFFECT_KEY`: the bearer key pg_cron sends; null refuses every call. */
-  key: string | null;
-  /** Seconds of sending per call, within the platform's limit. */
-  secondsPerCall: number;
   owner: string;
   now?: () => Date;
-  fetchImpl?: typeof fetch;
 }
 
 const json = (status: number, body: unknown) => Response.json(body, { status });
@@ -62,7 +58,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
     if (request.method !== "POST") return refuse(405, "method_not_allowed", "Use POST.");
     const authorization = request.headers.get("authorization") ?? "";
     const given = /^Bearer (.+)$/.exec(authorization)?.[1] ?? "";
-    if (!deps.key || !given || !(await sameKey(given, deps.key)))
+    if (!sending.key || !given || !(await sameKey(given, sending.key)))
       return refuse(401, "unauthorized", "This function is called by the scheduler only.");
 
     let requested: string | undefined;
@@ -79,7 +75,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
     }
     let identity: Awaited<ReturnType<IdentitySource>>;
     try {
-      identity = await deps.identity();
+      identity = await deps.site.identity();
     } catch (error) {
       log.warn(`send-effect: ${errorMessage(error)}`);
       return refuse(
@@ -95,7 +91,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
     try {
       const result = await sendDaysEffect(date, {
         store,
-        loadEdition: (day) => fetchEdition(config.siteUrl, day, deps.fetchImpl),
+        loadEdition: (day) => deps.site.edition(day),
         today: dayIn(identity.timeZone, started),
         mailer,
         settings: mailSettings(config, identity),
@@ -106,7 +102,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
         leaseSeconds: sending.leaseSeconds,
         policy: sending.retry,
         now,
-        deadline: new Date(started.getTime() + deps.secondsPerCall * 1000),
+        deadline: new Date(started.getTime() + sending.secondsPerCall * 1000),
         waitForRetries: false,
       });
       if (result.markedUnknown > 0)

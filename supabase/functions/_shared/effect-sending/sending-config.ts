@@ -19,6 +19,10 @@ export interface SendingConfig {
   retry: RetryPolicy;
   /** `HH:MM` in the brand's time zone after which the day's Effect is sent by itself; null: only by command. */
   sendAt: string | null;
+  /** `send-effect` only: the bearer key pg_cron sends (null: every call refused). */
+  key: string | null;
+  /** `send-effect` only: seconds of sending per call, within the platform's limit. */
+  secondsPerCall: number;
 }
 
 const SEND_AT = /^([01]\d|2[0-3]):([0-5]\d)$/;
@@ -38,6 +42,8 @@ export function parseSendingConfig(env: Env): SendingConfig {
       pauseAfter: readNumberVariable(env, "EFFECT_PAUSE_AFTER_FAILURES"),
     },
     sendAt,
+    key: readVariable(env, "SEND_EFFECT_KEY") ?? null,
+    secondsPerCall: readNumberVariable(env, "SEND_EFFECT_SECONDS"),
   };
 }
 
