@@ -79,6 +79,26 @@ export default tseslint.config(
     },
   },
   {
+    // The local stack and the commands use the core through its front door (hosts.ts) and the
+    // contract only, so the core's insides can change without them.
+    files: ["server/**", "scripts/**"],
+    ignores: ["**/__tests__/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "supabase/functions/_shared/(?!contract/|hosts\\.ts$)",
+              message:
+                "A host imports the core through supabase/functions/_shared/hosts.ts (or the contract).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The contract itself imports nothing: both sides read it, so it can depend on neither.
     files: ["supabase/functions/_shared/contract/**"],
     ignores: ["**/__tests__/**"],

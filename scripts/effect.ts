@@ -5,8 +5,7 @@
  * command itself (server/effect-operator.ts); otherwise this process opens the storage.
  */
 import { parseArgs } from "node:util";
-import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
-import { maskingLogger } from "../supabase/functions/_shared/logger.ts";
+import { EditionError, maskingLogger } from "../supabase/functions/_shared/hosts.ts";
 import { dataDirHolder } from "../server/data-dir-lock.ts";
 import {
   type EffectCommand,

@@ -6,10 +6,12 @@
 import type { IncomingMessage } from "node:http";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono } from "hono";
-import type { Backend } from "../supabase/functions/_shared/backend.ts";
-import { requestLog } from "../supabase/functions/_shared/http/request-log.ts";
-import { forwardedClientAddress } from "../supabase/functions/_shared/http/client-address.ts";
-import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import {
+  type Backend,
+  forwardedClientAddress,
+  type Logger,
+  requestLog,
+} from "../supabase/functions/_shared/hosts.ts";
 import { isAdminPath } from "../site-headers/security-headers.ts";
 import { staticSite } from "./static-site.ts";
 

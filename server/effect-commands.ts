@@ -7,13 +7,14 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { SenderIdentity } from "../supabase/functions/_shared/contract/published.ts";
 import type { Env } from "../supabase/functions/_shared/contract/variables.ts";
-import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
 import {
+  checkEditionDate,
   type EffectSending,
   InvalidTestAddress,
-} from "../supabase/functions/_shared/effect-sending/effect-sending.ts";
-import { checkEditionDate } from "../supabase/functions/_shared/effect-sending/edition-source.ts";
-import { type Logger, maskEmail } from "../supabase/functions/_shared/logger.ts";
+  type Logger,
+  maskEmail,
+  type SqlExecutor,
+} from "../supabase/functions/_shared/hosts.ts";
 import { createNodeBackend } from "./node-backend.ts";
 import { composeMime, writeWhole } from "./outbox-mailer.ts";
 

@@ -8,16 +8,14 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import {
   EditionError,
-  type MailEdition,
-  parseEdition,
-} from "../supabase/functions/_shared/effect-sending/edition.ts";
-import {
   fetchEdition,
   type LatestEditionSource,
+  type MailEdition,
+  parseEdition,
   parseLatestDate,
-  type PublishedSite,
   publishedLatestEdition,
-} from "../supabase/functions/_shared/effect-sending/edition-source.ts";
+  type PublishedSite,
+} from "../supabase/functions/_shared/hosts.ts";
 import type { SenderIdentity } from "../supabase/functions/_shared/contract/published.ts";
 import { LATEST_EDITION_PATH, mailEditionPath } from "../supabase/functions/_shared/contract/published.ts";
 

@@ -9,8 +9,7 @@
 import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
 import path from "node:path";
-import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
-import type { Logger } from "../supabase/functions/_shared/logger.ts";
+import { EditionError, type Logger } from "../supabase/functions/_shared/hosts.ts";
 import { type EffectCommand, effectCommandFromJson, EffectUsageError } from "./effect-commands.ts";
 import { type SubscribersCommand, subscribersCommandFromJson, UsageError } from "./subscriber-commands.ts";
 

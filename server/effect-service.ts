@@ -5,11 +5,13 @@
  * itself once that time has come in the brand's time zone, and keeps trying each minute until the
  * edition is done (which also resumes a paused one).
  */
-import type { Backend } from "../supabase/functions/_shared/backend.ts";
-import { EditionError } from "../supabase/functions/_shared/effect-sending/edition.ts";
-import type { EffectSending } from "../supabase/functions/_shared/effect-sending/effect-sending.ts";
-import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
+import {
+  type Backend,
+  EditionError,
+  type EffectSending,
+  type Logger,
+  type SqlExecutor,
+} from "../supabase/functions/_shared/hosts.ts";
 import { type EffectContext, runEffectCommand } from "./effect-commands.ts";
 import { startOperatorSocket } from "./effect-operator.ts";
 import { subscribersText } from "./subscriber-commands.ts";

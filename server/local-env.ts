@@ -14,7 +14,7 @@ import {
   readTextVariable,
   readVariable,
 } from "../supabase/functions/_shared/contract/variables.ts";
-import { parseTrustedHops } from "../supabase/functions/_shared/http/client-address.ts";
+import { parseTrustedHops } from "../supabase/functions/_shared/hosts.ts";
 
 export const ROOT = path.resolve(__dirname, "..");
 

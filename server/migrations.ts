@@ -5,8 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
-import { sha256Hex } from "../supabase/functions/_shared/subscriptions/tokens.ts";
+import { sha256Hex, type SqlExecutor } from "../supabase/functions/_shared/hosts.ts";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../supabase/migrations");
 

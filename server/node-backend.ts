@@ -7,13 +7,15 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import path from "node:path";
-import { createBackend } from "../supabase/functions/_shared/backend.ts";
+import {
+  createBackend,
+  type FeatureName,
+  type Fetch,
+  type Logger,
+  type SqlExecutor,
+} from "../supabase/functions/_shared/hosts.ts";
 import type { SenderIdentity } from "../supabase/functions/_shared/contract/published.ts";
 import type { Env } from "../supabase/functions/_shared/contract/variables.ts";
-import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
-import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { Fetch } from "../supabase/functions/_shared/mail-events/ses.ts";
-import type { FeatureName } from "../supabase/functions/_shared/manifest.ts";
 import { localPublishedSite } from "./effect-editions.ts";
 import { createOutboxMailer } from "./outbox-mailer.ts";
 

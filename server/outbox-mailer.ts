@@ -8,10 +8,13 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { MailMessage, Mailer } from "../supabase/functions/_shared/mail/mailer.ts";
-import { nodemailerFields } from "../supabase/functions/_shared/mail/smtp.ts";
-import { maskEmail } from "../supabase/functions/_shared/logger.ts";
+import {
+  type Logger,
+  type Mailer,
+  type MailMessage,
+  maskEmail,
+  nodemailerFields,
+} from "../supabase/functions/_shared/hosts.ts";
 
 // nodemailer builds the same MIME message it would send over SMTP.
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });

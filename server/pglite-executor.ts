@@ -4,7 +4,7 @@
  * at a time, so concurrent transactions queue; that is its throughput limit, not a correctness one.
  */
 import { PGlite, type Transaction } from "@electric-sql/pglite";
-import type { SqlExecutor, SqlQueryable, SqlRow } from "../supabase/functions/_shared/db/sql-executor.ts";
+import type { SqlExecutor, SqlQueryable, SqlRow } from "../supabase/functions/_shared/hosts.ts";
 
 /** `dataDir` undefined: in memory (tests). */
 export async function createPgliteExecutor(dataDir?: string): Promise<SqlExecutor> {

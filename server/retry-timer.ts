@@ -4,8 +4,7 @@
  * retry is due. It also polls now and then, because with a shared PostgreSQL another process may
  * have queued or failed a job. Delivery itself, and its "run once more", is the core's sender.
  */
-import type { Logger } from "../supabase/functions/_shared/logger.ts";
-import type { Backend } from "../supabase/functions/_shared/backend.ts";
+import type { Backend, Logger } from "../supabase/functions/_shared/hosts.ts";
 
 const POLL_MS = 30_000;
 const MIN_WAIT_MS = 20;

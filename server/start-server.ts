@@ -9,11 +9,14 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
-import type { Backend } from "../supabase/functions/_shared/backend.ts";
+import {
+  type Backend,
+  type Fetch,
+  type Logger,
+  maskingLogger,
+  type SqlExecutor,
+} from "../supabase/functions/_shared/hosts.ts";
 import type { Env } from "../supabase/functions/_shared/contract/variables.ts";
-import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
-import { type Logger, maskingLogger } from "../supabase/functions/_shared/logger.ts";
-import type { Fetch } from "../supabase/functions/_shared/mail-events/ses.ts";
 import {
   adminSecurityHeaders,
   localBackendOrigins,

@@ -5,8 +5,7 @@
  */
 import { chmodSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { createPostgresExecutor } from "../supabase/functions/_shared/db/postgres-executor.ts";
-import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
+import { createPostgresExecutor, type SqlExecutor } from "../supabase/functions/_shared/hosts.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { migrate, type MigrationReport, pendingMigrations } from "./migrations.ts";
 import { createPgliteExecutor } from "./pglite-executor.ts";

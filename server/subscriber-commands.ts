@@ -4,13 +4,13 @@
  * (through the operator socket, server/effect-operator.ts). Both only read.
  */
 import { parseArgs } from "node:util";
-import type { SqlExecutor } from "../supabase/functions/_shared/db/sql-executor.ts";
 import {
   createAdminQueries,
   type ExportRow,
+  type SqlExecutor,
   SUBSCRIBER_STATUSES,
-} from "../supabase/functions/_shared/subscriptions/admin-queries.ts";
-import type { SubscriberStatus } from "../supabase/functions/_shared/subscriptions/lifecycle.ts";
+  type SubscriberStatus,
+} from "../supabase/functions/_shared/hosts.ts";
 
 export class UsageError extends Error {}
 
