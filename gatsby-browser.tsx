@@ -1,3 +1,4 @@
+// Hydration inside a transition.
 import { type ReactElement, startTransition } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import "./src/styles/global.css";

@@ -1,3 +1,4 @@
+// Gatsby's plugins: the content folders as sources, images, PostCSS with Tailwind, the sitemap and the web manifest.
 import { existsSync } from "fs";
 import path from "path";
 import type { GatsbyConfig } from "gatsby";

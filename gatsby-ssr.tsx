@@ -1,3 +1,4 @@
+// The deferred scripts in the pre-rendered HTML.
 import type { GatsbySSR } from "gatsby";
 import antonLatin from "@fontsource/anton/files/anton-latin-400-normal.woff2";
 import { deferScripts } from "./src/loading/defer-scripts";

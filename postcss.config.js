@@ -1,3 +1,4 @@
+// PostCSS for gatsby-plugin-postcss: Tailwind, then Autoprefixer.
 module.exports = {
   plugins: {
     tailwindcss: {},

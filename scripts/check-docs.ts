@@ -2,14 +2,14 @@
  * `npm run check:docs` (part of `npm run check`): the docs and the code's comments name only files
  * and folders that exist. A file path in backticks in README.md or docs/*.md, and a file name in a
  * comment of the code, must match a tracked file or folder: the whole path from the root, or its
- * end (`storage.ts` in the table of `server/`, `deno/serve-function.ts` under `_shared/`). A
+ * end (`storage.ts` in the table of `server/`, `deno/serve.ts` under `_shared/`). A
  * renamed or deleted file then fails the check instead of leaving a doc that sends a newcomer
  * nowhere. Generated places (`public/`, `.data/`, ...), placeholders (`YYYY-MM-DD`, `$DATA_DIR`,
  * `<name>`) and URLs are not checked.
  *
- * And docs/architecture.md names every module: each source file (not a test) appears in one of its
- * module tables, under a heading that names its folder (`### \`server/\``) or, for the rest, by
- * its whole path.
+ * And docs/architecture.md stays a map, not a copy of the code: it names every folder that holds
+ * source (in backticks, its whole path), stays within ARCHITECTURE_MAX_LINES, and leaves each
+ * module's job to the module's own opening comment, which every module must have.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -122,39 +122,76 @@ export function missingReferences(root = ROOT): Reference[] {
 }
 
 export const ARCHITECTURE = "docs/architecture.md";
+export const ARCHITECTURE_MAX_LINES = 250;
 
-/** The paths docs/architecture.md names: a backticked name read from the folder its `###` heading names. */
-export function architectureNames(text: string): Set<string> {
+const isModule = (name: string) =>
+  /\.(ts|tsx|js|mjs|cjs)$/.test(name) &&
+  !GENERATED.test(name) &&
+  !/(^|\/)(__tests__|__mocks__)\/|\.test\.[jt]sx?$|^e2e\/fixtures\//.test(name);
+
+/** The folders docs/architecture.md names: whole paths, or under the folder its `###` heading names. */
+export function architectureFolders(text: string): Set<string> {
   const names = new Set<string>();
   let folder = "";
   for (const line of text.split("\n")) {
     if (/^#{1,3} /.test(line)) {
-      folder = /^### `([^`]+\/)`/.exec(line)?.[1] ?? "";
+      folder = /^### .*`([^`]+\/)`/.exec(line)?.[1] ?? "";
       continue;
     }
-    for (const [, code] of line.matchAll(/`([^`\s]+)`/g)) names.add(`${folder}${code}`);
+    for (const [, code] of line.matchAll(/`([^`\s]+\/)`/g)) names.add(code).add(`${folder}${code}`);
   }
   return names;
 }
 
-/** Source files (tests excepted) that docs/architecture.md does not name. */
-export function unnamedModules(root = ROOT): string[] {
-  const named = architectureNames(readFileSync(path.join(root, ARCHITECTURE), "utf8"));
-  return [...repositoryPaths(root)]
-    .filter((name) => /\.(ts|tsx|js|mjs|cjs)$/.test(name) && !GENERATED.test(name))
-    .filter((name) => !/(^|\/)__tests__\/|\.test\.[jt]sx?$/.test(name))
-    .filter((name) => !named.has(name))
+/** Folders holding source (tests and the root's config files aside) that docs/architecture.md does not name. */
+export function unnamedFolders(root = ROOT): string[] {
+  const named = architectureFolders(readFileSync(path.join(root, ARCHITECTURE), "utf8"));
+  const folders = new Set(
+    [...repositoryPaths(root)]
+      .filter(isModule)
+      .map((name) => path.posix.dirname(name))
+      .filter((dir) => dir !== ".")
+      .map((dir) => `${dir}/`),
+  );
+  // A folder may be named through the pattern its siblings share: `supabase/functions/<name>/`.
+  const byPattern = [...named]
+    .filter((folder) => folder.includes("<"))
+    .map((folder) => new RegExp(`^${folder.replace(/[.]/g, "\\.").replace(/<[^>]+>/g, "[^/]+")}$`));
+  return [...folders]
+    .filter((folder) => !named.has(folder) && !byPattern.some((pattern) => pattern.test(folder)))
     .sort();
+}
+
+/** Modules whose first line is not a comment saying what they are for. */
+export function modulesWithoutOpeningComment(root = ROOT): string[] {
+  return [...repositoryPaths(root)]
+    .filter(isModule)
+    .filter((name) => {
+      const first = readFileSync(path.join(root, name), "utf8").trimStart();
+      return !(first.startsWith("/*") || first.startsWith("//") || first.startsWith("#!"));
+    })
+    .sort();
+}
+
+export function architectureLines(root = ROOT): number {
+  return readFileSync(path.join(root, ARCHITECTURE), "utf8").trimEnd().split("\n").length;
 }
 
 if (require.main === module) {
   const missing = missingReferences();
   for (const { file, line, name } of missing)
     console.error(`${file}:${line}: names ${name}, which does not exist`);
-  const unnamed = unnamedModules();
-  for (const name of unnamed) console.error(`${ARCHITECTURE} does not name the module ${name}`);
+  const unnamed = unnamedFolders();
+  for (const name of unnamed) console.error(`${ARCHITECTURE} does not name the folder ${name}`);
+  const uncommented = modulesWithoutOpeningComment();
+  for (const name of uncommented) console.error(`${name} does not open with a comment saying its job`);
+  const lines = architectureLines();
+  if (lines > ARCHITECTURE_MAX_LINES)
+    console.error(
+      `${ARCHITECTURE} has ${lines} lines; keep it under ${ARCHITECTURE_MAX_LINES}: say less, link more`,
+    );
   if (missing.length > 0)
     console.error(`\n${missing.length} references to files or folders that do not exist.`);
-  if (unnamed.length > 0) console.error(`\n${unnamed.length} modules missing from ${ARCHITECTURE}.`);
-  if (missing.length > 0 || unnamed.length > 0) process.exit(1);
+  if (missing.length + unnamed.length + uncommented.length > 0 || lines > ARCHITECTURE_MAX_LINES)
+    process.exit(1);
 }

@@ -1,15 +1,18 @@
 /**
  * `npm run config:docs`: writes `.env.example` and the configuration table in docs/operating.md
- * from the one registry of variables (supabase/functions/_shared/contract/variables.ts). The test
- * beside it fails when either is out of step with the registry, so they cannot drift.
+ * from the one registry of variables (supabase/functions/_shared/contract/variables.ts), and the
+ * functions' table in docs/architecture.md from the manifest (supabase/functions/_shared/manifest.ts).
+ * The test beside it fails when any is out of step with its source, so they cannot drift.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Variable, VARIABLES } from "../supabase/functions/_shared/contract/variables.ts";
+import { FUNCTIONS } from "../supabase/functions/_shared/hosts.ts";
 
 export const ROOT = path.resolve(__dirname, "..");
 export const ENV_EXAMPLE = path.join(ROOT, ".env.example");
 export const OPERATING_DOC = path.join(ROOT, "docs", "operating.md");
+export const ARCHITECTURE_DOC = path.join(ROOT, "docs", "architecture.md");
 // Prettier would realign the table and so change it; the block is left as written.
 const START =
   "<!-- prettier-ignore-start -->\n<!-- configuration:start (written by npm run config:docs from contract/variables.ts) -->";
@@ -88,10 +91,44 @@ export function withTable(doc: string, table: string): string {
   return `${doc.slice(0, start + START.length)}\n\n${table}\n\n${doc.slice(end)}`;
 }
 
+const FUNCTIONS_START = "<!-- functions:start (written by npm run config:docs from manifest.ts) -->";
+const FUNCTIONS_END = "<!-- functions:end -->";
+
+/** Every function the manifest declares: its routes, the settings it needs on Supabase, what it is for. */
+export function functionsTable(): string {
+  const out = [
+    "| function | routes under `/functions/v1` | needs on Supabase | what it does |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const entry of FUNCTIONS) {
+    const needs = [
+      ...entry.requires.map((name) => `\`${name}\``),
+      ...(entry.sendsMail ? ["a mail transport"] : []),
+    ];
+    out.push(
+      `| \`${entry.name}\` | ${entry.routes.map((route) => `\`${route}\``).join(", ")} | ${needs.join(", ") || "nothing (each source is off until its secret is set)"} | ${cell(entry.purpose)} |`,
+    );
+  }
+  return out.join("\n");
+}
+
+/** docs/architecture.md with its functions' table replaced by the manifest's. */
+export function withFunctionsTable(doc: string, table: string): string {
+  const start = doc.indexOf(FUNCTIONS_START);
+  const end = doc.indexOf(FUNCTIONS_END);
+  if (start < 0 || end < start)
+    throw new Error(`docs/architecture.md has no "${FUNCTIONS_START}" ... "${FUNCTIONS_END}" block`);
+  return `${doc.slice(0, start + FUNCTIONS_START.length)}\n\n${table}\n\n${doc.slice(end)}`;
+}
+
 if (require.main === module) {
   writeFileSync(ENV_EXAMPLE, envExample());
   writeFileSync(OPERATING_DOC, withTable(readFileSync(OPERATING_DOC, "utf8"), configurationTable()));
+  writeFileSync(
+    ARCHITECTURE_DOC,
+    withFunctionsTable(readFileSync(ARCHITECTURE_DOC, "utf8"), functionsTable()),
+  );
   console.log(
-    `wrote ${path.relative(ROOT, ENV_EXAMPLE)} and the table in ${path.relative(ROOT, OPERATING_DOC)}`,
+    `wrote ${path.relative(ROOT, ENV_EXAMPLE)}, the table in ${path.relative(ROOT, OPERATING_DOC)} and the functions in ${path.relative(ROOT, ARCHITECTURE_DOC)}`,
   );
 }

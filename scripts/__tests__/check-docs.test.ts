@@ -6,7 +6,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { architectureNames, missingReferences, unnamedModules } from "../check-docs";
+import {
+  ARCHITECTURE_MAX_LINES,
+  architectureFolders,
+  architectureLines,
+  missingReferences,
+  modulesWithoutOpeningComment,
+  unnamedFolders,
+} from "../check-docs";
 
 function repository(files: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), "docs-check-"));
@@ -50,22 +57,43 @@ describe("the docs check", () => {
     expect(missingReferences()).toEqual([]);
   });
 
-  it("names each module docs/architecture.md leaves out, and passes this repository's", () => {
+  it("names each source folder docs/architecture.md leaves out, and passes this repository's", () => {
     const root = repository({
       "docs/architecture.md":
-        "# A\n\n### `server/`\n\n| `main.ts` | starts |\n\n### The rest\n\n| `gatsby-node.ts` | builds |\n",
-      "server/main.ts": "export {};\n",
-      "server/storage.ts": "export {};\n",
+        "# A\n\n| `server/` | the stack |\n| `supabase/functions/<name>/` | entries |\n\n### The core, `core/`\n\n| `mail/` | mail |\n",
+      "server/main.ts": "// Starts.\nexport {};\n",
+      "server/inner/storage.ts": "// Stores.\nexport {};\n",
       "server/__tests__/main.test.ts": "export {};\n",
-      "gatsby-node.ts": "export {};\n",
-      "main.ts": "export {};\n",
+      "supabase/functions/send/index.ts": "// An entry.\nexport {};\n",
+      "core/mail/smtp.ts": "// SMTP.\nexport {};\n",
+      "core/http/answers.ts": "// Answers.\nexport {};\n",
+      "gatsby-node.ts": "// Builds.\nexport {};\n",
     });
     try {
-      expect(unnamedModules(root)).toEqual(["main.ts", "server/storage.ts"]);
+      expect(unnamedFolders(root)).toEqual(["core/http/", "server/inner/"]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
-    expect(architectureNames("### `a/`\n`b.ts`\n## B\n`c.ts`")).toEqual(new Set(["a/b.ts", "c.ts"]));
-    expect(unnamedModules()).toEqual([]);
+    expect(architectureFolders("### `a/`\n`b/`\n## B\n`c/`")).toEqual(new Set(["b/", "a/b/", "c/"]));
+    expect(unnamedFolders()).toEqual([]);
+  });
+
+  it("names each module that does not open with a comment saying its job, and passes this repository's", () => {
+    const root = repository({
+      "server/main.ts": "import x from './x';\n/** Starts. */\nexport {};\n",
+      "server/storage.ts": "/**\n * Stores.\n */\nexport {};\n",
+      "scripts/run.ts": "#!/usr/bin/env node\nexport {};\n",
+      "server/__tests__/main.test.ts": "export {};\n",
+    });
+    try {
+      expect(modulesWithoutOpeningComment(root)).toEqual(["server/main.ts"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    expect(modulesWithoutOpeningComment()).toEqual([]);
+  });
+
+  it("keeps docs/architecture.md a map: within its line budget", () => {
+    expect(architectureLines()).toBeLessThanOrEqual(ARCHITECTURE_MAX_LINES);
   });
 });

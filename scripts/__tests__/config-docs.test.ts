@@ -8,13 +8,17 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { VARIABLES } from "../../supabase/functions/_shared/contract/variables.ts";
 import {
+  ARCHITECTURE_DOC,
   configurationTable,
   ENV_EXAMPLE,
   envExample,
+  functionsTable,
   OPERATING_DOC,
   ROOT,
+  withFunctionsTable,
   withTable,
 } from "../config-docs.ts";
+import { FUNCTIONS } from "../../supabase/functions/_shared/manifest.ts";
 
 const REGISTRY = "supabase/functions/_shared/contract/variables.ts";
 /** Gatsby inlines `process.env.GATSBY_*` into the browser's code at build time, by that exact spelling. */
@@ -40,6 +44,12 @@ describe("the configuration registry", () => {
     const doc = readFileSync(OPERATING_DOC, "utf8");
     expect(doc).toBe(withTable(doc, configurationTable()));
     for (const { name } of VARIABLES) expect(doc).toContain(`\`${name}\``);
+  });
+
+  it("writes the functions' table in docs/architecture.md from the manifest", () => {
+    const doc = readFileSync(ARCHITECTURE_DOC, "utf8");
+    expect(doc).toBe(withFunctionsTable(doc, functionsTable()));
+    for (const { name } of FUNCTIONS) expect(doc).toContain(`| \`${name}\` |`);
   });
 
   it("is the only way the product reads the environment", () => {

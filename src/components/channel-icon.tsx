@@ -1,3 +1,4 @@
+// A channel's icon.
 import type { ChannelKind } from "../content/schema";
 
 const paths: Record<ChannelKind, string> = {

@@ -1,3 +1,4 @@
+// The closing call to action: "Sign Up" and "Listen Now".
 import { graphql } from "gatsby";
 import type { Landing } from "../content/schema";
 import { SignupTrigger } from "../newsletter/signup-trigger";
@@ -8,7 +9,7 @@ interface ClosingCtaProps {
   urls: { video: string; podcast: string; photo: string };
 }
 
-/** The last call to action. "Sign Up" and "Listen Now" open the signup dialog, as the spec asks. */
+/** The last call to action. "Sign Up" and "Listen Now" open the signup dialog. */
 export function ClosingCta({ closing, urls }: ClosingCtaProps) {
   return (
     <section aria-labelledby="closing-title" className="bg-ember px-5 py-16 text-ink sm:px-8 sm:py-24">

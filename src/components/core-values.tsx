@@ -1,3 +1,4 @@
+// "Core Values": the six cards from content/core-values.yaml, each a title and a description.
 import { graphql } from "gatsby";
 import type { CoreValues as CoreValuesContent } from "../content/schema";
 import { Section } from "./section";

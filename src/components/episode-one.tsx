@@ -1,3 +1,4 @@
+// "New Here? Start with Episode One".
 import { graphql } from "gatsby";
 import type { Landing } from "../content/schema";
 import { ExternalLink } from "./external-link";

@@ -1,3 +1,4 @@
+// A link that opens in a new tab without `window.opener`.
 import React from "react";
 
 type ExternalLinkProps = Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, "target" | "rel"> & {

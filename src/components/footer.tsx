@@ -1,3 +1,4 @@
+// The footer: the brand's line, the channels and the year, on every page.
 import { graphql } from "gatsby";
 import type { Landing } from "../content/schema";
 import { archivePath } from "../effects/paths";

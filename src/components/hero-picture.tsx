@@ -1,3 +1,4 @@
+// The hero picture as plain `<picture>` HTML from gatsby-plugin-image's data.
 import type { IGatsbyImageData } from "gatsby-plugin-image";
 
 interface HeroPictureProps {

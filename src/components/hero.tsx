@@ -1,3 +1,4 @@
+// The hero: title, tagline, author credit, the picture, and "Join the Movement" opening the signup dialog.
 import { graphql } from "gatsby";
 import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type { Brand } from "../content/schema";

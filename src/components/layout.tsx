@@ -1,3 +1,4 @@
+// The page frame: the banner if any, the main landmark, the footer.
 import React from "react";
 
 interface LayoutProps {

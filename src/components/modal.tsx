@@ -1,3 +1,4 @@
+// The WAI-ARIA modal dialog.
 import React, { useEffect, useLayoutEffect, useRef } from "react";
 import { createPortal } from "react-dom";
 

@@ -1,3 +1,4 @@
+// "Join the Movement": the channels.
 import { graphql } from "gatsby";
 import type { Channels } from "../content/schema";
 import { ChannelIcon } from "./channel-icon";

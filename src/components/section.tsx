@@ -1,3 +1,4 @@
+// A titled section of the landing page.
 import React from "react";
 
 interface SectionProps {

@@ -1,3 +1,4 @@
+// A story section ("My Why", "The Man Behind the Movement"): a title and paragraphs from the content.
 import { graphql } from "gatsby";
 import type { StorySection as StoryContent } from "../content/schema";
 import { Section } from "./section";

@@ -1,3 +1,4 @@
+// A channel's address by kind.
 import type { Channel, ChannelKind } from "./schema";
 
 /** The channel of a kind; the build fails with the file's name when one the page needs is missing. */

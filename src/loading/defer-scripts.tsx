@@ -1,3 +1,4 @@
+// Gatsby's scripts put in an inert template, and the starter added.
 import { isValidElement, type ReactNode } from "react";
 import { STARTER_SCRIPT } from "./script-starter";
 import { PAGE_PATH_DATA_ID, SCRIPTS_TEMPLATE_ID } from "./starter-names";

@@ -1,3 +1,4 @@
+// supabase-js, loaded on first use, and the functions' addresses (GATSBY_SUPABASE_URL, else this page's origin).
 import type { SupabaseClient } from "@supabase/supabase-js";
 
 /**

@@ -1,3 +1,4 @@
+// The inline signup card: the signup form without a dialog, a real form before and without JavaScript.
 import { archivePath } from "../effects/paths";
 import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/contract/signup-result-pages";
 import { useNewsletterTexts } from "./use-newsletter";

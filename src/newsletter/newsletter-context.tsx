@@ -1,3 +1,4 @@
+// `NewsletterProvider`: the texts, the dialog's state, a remembered early click.
 import { graphql } from "gatsby";
 import React, { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import type { Newsletter } from "../content/schema";

@@ -1,3 +1,4 @@
+// The signup dialog "Join the Movement": the signup form in the modal; it closes on success.
 import { useRef } from "react";
 import { Modal } from "../components/modal";
 import { useNewsletterTexts } from "./use-newsletter";
@@ -23,7 +24,7 @@ export function SignupDialog({ open, onClose }: SignupDialogProps) {
       closeLabel={texts.dialog.closeLabel}
       initialFocus={field}
       // Closed while the request is pending, the form and the address typed in it would be gone
-      // if the request then fails; the spec keeps both open on failure.
+      // if the request then fails; a failed signup keeps both the dialog and the address.
       dismissible={!signup.pending}
     >
       <h2 id="signup-title" className="pr-8 font-display text-4xl uppercase leading-none">

@@ -1,3 +1,4 @@
+// The one form both use, a real `<form method="post">`.
 import React, { useId, useState } from "react";
 import { functionAddress } from "./functions-client";
 import { useNewsletterTexts } from "./use-newsletter";

@@ -1,3 +1,4 @@
+// A button that opens the dialog, a link to the card until React runs.
 import React from "react";
 import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/contract/signup-result-pages";
 import { useSignupDialog } from "./use-newsletter";

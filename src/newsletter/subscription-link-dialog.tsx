@@ -1,3 +1,4 @@
+// The one-click confirm or unsubscribe dialog a mail link opens.
 import { graphql } from "gatsby";
 import { useEffect, useRef, useState } from "react";
 import { Modal } from "../components/modal";

@@ -1,3 +1,4 @@
+// React-toastify's container and the `Notice` type.
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";

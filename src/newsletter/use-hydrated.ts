@@ -1,3 +1,4 @@
+// Whether React runs yet.
 import { useSyncExternalStore } from "react";
 
 const neverChanges = () => () => undefined;

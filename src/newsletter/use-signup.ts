@@ -1,3 +1,4 @@
+// Sending a signup, its pending state and notices.
 import { useCallback, useRef, useState } from "react";
 import { callFunction } from "./functions-client";
 import { useNewsletterTexts } from "./use-newsletter";

@@ -1,3 +1,4 @@
+// The 404 page: "Oops! Page not found", a way home, and the attempted path in the console.
 import { useEffect } from "react";
 import { graphql, Link, type HeadFC, type PageProps } from "gatsby";
 import type { Brand, EffectPages, NotFound } from "../content/schema";

@@ -1,3 +1,4 @@
+// The landing page: the one page query, and the sections in the product's order.
 import { graphql, type HeadFC, type PageProps } from "gatsby";
 import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type {

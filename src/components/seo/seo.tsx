@@ -1,3 +1,4 @@
+// Title, description, canonical, Open Graph, Twitter, feeds, JSON-LD.
 import { graphql } from "gatsby";
 import type { Brand } from "../../content/schema";
 import { feedTitle, JSON_FEED_PATH, RSS_PATH } from "../../effects/paths";

@@ -1,3 +1,4 @@
+// The landing page's JSON-LD.
 import type { Brand, Channel } from "../../content/schema";
 
 /** Absolute address of a path on the site (`/social-card.png` → `https://site/social-card.png`). */

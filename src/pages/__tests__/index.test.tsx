@@ -11,7 +11,7 @@ function renderLanding(data = landingData()) {
 }
 
 describe("the landing page", () => {
-  it("shows the sections in the spec's order", () => {
+  it("shows the sections in the product's order", () => {
     renderLanding();
     const headings = screen.getAllByRole("heading", { level: 2 }).map((heading) => heading.textContent);
     expect(headings).toEqual([

@@ -27,7 +27,7 @@ import type { Logger } from "./logger.ts";
 import { createMailEvents } from "./mail-events/receive.ts";
 import { mailEventRoutes } from "./mail-events/routes.ts";
 import type { Fetch } from "./mail-events/ses.ts";
-import { createMailSender } from "./mail/confirmation-sender.ts";
+import { createQueueDelivery } from "./mail/queue-delivery.ts";
 import { createMailer } from "./mail/create-mailer.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
 import type { Mailer } from "./mail/mailer.ts";
@@ -118,7 +118,7 @@ export function createBackend(env: Env, host: BackendHost) {
   }
 
   const sender = sendsMail
-    ? createMailSender({
+    ? createQueueDelivery({
         queue,
         mailer: mail.get(),
         config,

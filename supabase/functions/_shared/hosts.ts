@@ -32,3 +32,4 @@ export { createPostgresExecutor } from "./db/postgres-executor.ts";
 export { createAdminQueries, SUBSCRIBER_STATUSES } from "./subscriptions/admin-queries.ts";
 export type { ExportRow } from "./subscriptions/admin-queries.ts";
 export type { SubscriberStatus } from "./subscriptions/lifecycle.ts";
+export { FUNCTIONS } from "./manifest.ts";

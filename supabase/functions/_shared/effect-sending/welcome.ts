@@ -34,7 +34,7 @@ export interface WelcomeDeps {
   retry: { baseSeconds: number; maxSeconds: number };
 }
 
-/** What the mail sender needs of the welcome (`mail/confirmation-sender.ts`). */
+/** What the mail sender needs of the welcome (`mail/queue-delivery.ts`). */
 export interface WelcomeDelivery {
   deliver(job: MailJob, settings: MailSettings): Promise<void>;
 }

@@ -17,7 +17,7 @@ import { confirmationMail } from "./confirmation-mail.ts";
 import { type MailSettings, mailSettings } from "./list-headers.ts";
 import type { Mailer } from "./mailer.ts";
 
-export interface MailSenderDeps {
+export interface QueueDeliveryDeps {
   queue: MailQueue;
   mailer: Mailer;
   config: Config;
@@ -46,7 +46,7 @@ const PURGE_EVERY_MS = 3_600_000;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export function createMailSender(deps: MailSenderDeps) {
+export function createQueueDelivery(deps: QueueDeliveryDeps) {
   const { queue, mailer, config, log, now } = deps;
   let running: Promise<void> | null = null;
   let rerun = false;
@@ -197,4 +197,4 @@ export function createMailSender(deps: MailSenderDeps) {
   };
 }
 
-export type MailSender = ReturnType<typeof createMailSender>;
+export type QueueDelivery = ReturnType<typeof createQueueDelivery>;
