@@ -1,7 +1,8 @@
 /**
  * `npm run config:docs`: writes `.env.example` and the configuration table in docs/operating.md
  * from the one registry of variables (supabase/functions/_shared/contract/variables.ts), and the
- * functions' table in docs/architecture.md from the manifest (supabase/functions/_shared/manifest.ts).
+ * functions' table in docs/architecture.md and supabase/config.toml from the manifest
+ * (supabase/functions/_shared/manifest.ts).
  * The test beside it fails when any is out of step with its source, so they cannot drift.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ export const ROOT = path.resolve(__dirname, "..");
 export const ENV_EXAMPLE = path.join(ROOT, ".env.example");
 export const OPERATING_DOC = path.join(ROOT, "docs", "operating.md");
 export const ARCHITECTURE_DOC = path.join(ROOT, "docs", "architecture.md");
+export const SUPABASE_CONFIG = path.join(ROOT, "supabase", "config.toml");
 // Prettier would realign the table and so change it; the block is left as written.
 const START =
   "<!-- prettier-ignore-start -->\n<!-- configuration:start (written by npm run config:docs from contract/variables.ts) -->";
@@ -121,14 +123,35 @@ export function withFunctionsTable(doc: string, table: string): string {
   return `${doc.slice(0, start + FUNCTIONS_START.length)}\n\n${table}\n\n${doc.slice(end)}`;
 }
 
+/** supabase/config.toml: one block per function the manifest declares, nothing else to keep in step. */
+export function supabaseConfig(): string {
+  const out = [
+    "# Supabase CLI settings (https://supabase.com/docs/guides/local-development/cli/config), written by",
+    "# `npm run config:docs` from supabase/functions/_shared/manifest.ts: edit that file, not this one.",
+    "# verify_jwt is off for every function, each for a reason the function covers itself (the",
+    "# manifest's opening comment says which). The import map resolves the npm packages.",
+    'project_id = "purpose-effect"',
+  ];
+  for (const entry of FUNCTIONS)
+    out.push(
+      "",
+      `# ${entry.purpose}`,
+      `[functions.${entry.name}]`,
+      `verify_jwt = ${entry.verifyJwt}`,
+      'import_map = "./functions/deno.json"',
+    );
+  return `${out.join("\n")}\n`;
+}
+
 if (require.main === module) {
   writeFileSync(ENV_EXAMPLE, envExample());
+  writeFileSync(SUPABASE_CONFIG, supabaseConfig());
   writeFileSync(OPERATING_DOC, withTable(readFileSync(OPERATING_DOC, "utf8"), configurationTable()));
   writeFileSync(
     ARCHITECTURE_DOC,
     withFunctionsTable(readFileSync(ARCHITECTURE_DOC, "utf8"), functionsTable()),
   );
   console.log(
-    `wrote ${path.relative(ROOT, ENV_EXAMPLE)}, the table in ${path.relative(ROOT, OPERATING_DOC)} and the functions in ${path.relative(ROOT, ARCHITECTURE_DOC)}`,
+    `wrote ${path.relative(ROOT, ENV_EXAMPLE)}, ${path.relative(ROOT, SUPABASE_CONFIG)}, the table in ${path.relative(ROOT, OPERATING_DOC)} and the functions in ${path.relative(ROOT, ARCHITECTURE_DOC)}`,
   );
 }

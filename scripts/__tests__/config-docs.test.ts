@@ -15,6 +15,8 @@ import {
   functionsTable,
   OPERATING_DOC,
   ROOT,
+  SUPABASE_CONFIG,
+  supabaseConfig,
   withFunctionsTable,
   withTable,
 } from "../config-docs.ts";
@@ -50,6 +52,10 @@ describe("the configuration registry", () => {
     const doc = readFileSync(ARCHITECTURE_DOC, "utf8");
     expect(doc).toBe(withFunctionsTable(doc, functionsTable()));
     for (const { name } of FUNCTIONS) expect(doc).toContain(`| \`${name}\` |`);
+  });
+
+  it("writes supabase/config.toml from the manifest", () => {
+    expect(readFileSync(SUPABASE_CONFIG, "utf8")).toBe(supabaseConfig());
   });
 
   it("is the only way the product reads the environment", () => {
