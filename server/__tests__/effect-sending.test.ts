@@ -13,7 +13,7 @@ import type { Logger } from "../../supabase/functions/_shared/logger.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
 import { createAdminQueries } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
-import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
+import { createSubscriberStore } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
 import { sha256Hex } from "../../supabase/functions/_shared/subscriptions/tokens.ts";
 import {
   type EffectCommand,
@@ -185,7 +185,7 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
       [await sha256Hex(token)],
     );
     expect(count).toBe(1);
-    const subscriptions = createSubscriptions(opened.db);
+    const subscriptions = createSubscriberStore(opened.db);
     expect(await subscriptions.unsubscribe(await sha256Hex(token), new Date())).toBe("unsubscribed");
     expect(await createAdminQueries(opened.db).countByStatus()).toMatchObject({
       confirmed: 1,
@@ -203,7 +203,7 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
       `select recipient from effect_deliveries where status = 'queued' order by next_attempt_at desc, id desc limit 1`,
     );
     const index = Number(/^reader(\d+)@/.exec(last.recipient)?.[1]);
-    const unsubscribed = await createSubscriptions(opened.db).unsubscribe(
+    const unsubscribed = await createSubscriberStore(opened.db).unsubscribe(
       await readerUnsubscribeHash(index),
       new Date(),
     );

@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { createMailQueue } from "../../supabase/functions/_shared/mail/mail-queue.ts";
-import { createSubscriptions } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
+import { createSubscriberStore } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
 import { migrate } from "../migrations.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 
@@ -34,7 +34,7 @@ const limits = {
   });
 
   it("lets both finish, one after the other, and sends the newest link only", async () => {
-    const subscriptions = createSubscriptions(db);
+    const subscriptions = createSubscriberStore(db);
     const queue = createMailQueue(db);
     const signedUp = new Date();
     const signup = (now: Date) =>

@@ -35,7 +35,7 @@ import { FEATURES, type FeatureName, hostedRequirements } from "./manifest.ts";
 import { createAdminQueries } from "./subscriptions/admin-queries.ts";
 import { createRateLimit } from "./subscriptions/rate-limit.ts";
 import { subscriptionRoutes } from "./subscriptions/routes.ts";
-import { createSubscriptions } from "./subscriptions/subscriber-store.ts";
+import { createSubscriberStore } from "./subscriptions/subscriber-store.ts";
 
 export interface BackendHost {
   /** The database, open (PGlite or PostgreSQL on Node; PostgreSQL on Deno). */
@@ -105,7 +105,7 @@ export function createBackend(env: Env, host: BackendHost) {
 
   const sendsMail = has("subscriptions") || has("effect-sending");
   const queue = createMailQueue(db);
-  const subscriptions = createSubscriptions(db);
+  const subscriptions = createSubscriberStore(db);
   const rateLimit = createRateLimit(db);
 
   /** Deletes pending addresses that never confirmed and rate-limit windows nobody reads any more. */

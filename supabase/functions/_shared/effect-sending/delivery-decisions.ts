@@ -24,7 +24,7 @@ export function classifySendError(error: unknown): SendFailure {
  * One global pace for every send, whatever the concurrency: each call waits for its own slot,
  * `1 / perSecond` seconds after the previous one. 0 means no limit.
  */
-export function createRateLimiter(perSecond: number, clock: () => number = () => Date.now()) {
+export function createMailPace(perSecond: number, clock: () => number = () => Date.now()) {
   const gapMs = perSecond > 0 ? 1000 / perSecond : 0;
   let nextSlot = 0;
   return {
@@ -42,3 +42,5 @@ export function createRateLimiter(perSecond: number, clock: () => number = () =>
     },
   };
 }
+
+export type MailPace = ReturnType<typeof createMailPace>;

@@ -14,7 +14,7 @@ import { mailSettings } from "../mail/list-headers.ts";
 import type { Mailer, MailMessage } from "../mail/mailer.ts";
 import { checkEmail } from "../subscriptions/email-address.ts";
 import { newToken } from "../subscriptions/tokens.ts";
-import { createRateLimiter } from "./delivery-decisions.ts";
+import { createMailPace } from "./delivery-decisions.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { effectMail, type MailEdition } from "./edition.ts";
 import type { PublishedSite } from "./edition-source.ts";
@@ -48,7 +48,7 @@ export class InvalidTestAddress extends Error {}
 export function createEffectSending(deps: EffectSendingDeps) {
   const { config, sending, site, log, now } = deps;
   const store = createDeliveryStore(deps.db);
-  const rate = createRateLimiter(sending.ratePerSecond);
+  const rate = createMailPace(sending.ratePerSecond);
   const settings = async () => mailSettings(config, await site.identity());
   /** The prepared edition (what its recipients get), else the published one. */
   const editionFor = async (date: string): Promise<MailEdition> =>
@@ -62,6 +62,7 @@ export function createEffectSending(deps: EffectSendingDeps) {
       site,
       sending,
       mailer: deps.mailer(),
+      rate,
       log,
       owner: deps.owner(),
       now,

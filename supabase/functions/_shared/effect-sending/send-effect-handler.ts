@@ -14,7 +14,7 @@ import type { Mailer } from "../mail/mailer.ts";
 import type { IdentitySource } from "../contract/published.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
-import { createRateLimiter } from "./delivery-decisions.ts";
+import type { MailPace } from "./delivery-decisions.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { EditionError } from "./edition.ts";
 import { checkEditionDate, type PublishedSite } from "./edition-source.ts";
@@ -29,6 +29,8 @@ export interface SendEffectDeps {
   /** With `key` (`SEND_EFFECT_KEY`, null refuses every call) and `secondsPerCall`. */
   sending: SendingConfig;
   mailer: Mailer;
+  /** The backend's one pace, shared with every other send it makes. */
+  rate: MailPace;
   log: Logger;
   owner: string;
   now?: () => Date;
@@ -48,11 +50,9 @@ async function sameKey(given: string, key: string): Promise<boolean> {
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createSendEffectHandler(deps: SendEffectDeps) {
-  const { db, config, sending, mailer, log } = deps;
+  const { db, config, sending, mailer, rate, log } = deps;
   const now = deps.now ?? (() => new Date());
   const store = createDeliveryStore(db);
-  // One pace for every call this instance serves.
-  const rate = createRateLimiter(sending.ratePerSecond);
 
   return async function handle(request: Request): Promise<Response> {
     if (request.method !== "POST") return refuse(405, "method_not_allowed", "Use POST.");

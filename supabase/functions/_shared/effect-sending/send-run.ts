@@ -12,7 +12,7 @@ import type { MailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { maskAddresses, maskEmail } from "../logger.ts";
 import type { Logger } from "../logger.ts";
-import { classifySendError, type createRateLimiter } from "./delivery-decisions.ts";
+import { classifySendError, type MailPace } from "./delivery-decisions.ts";
 import type { DeliveryOutcome, DeliveryStore, RetryPolicy } from "./delivery-store.ts";
 import { effectMail } from "./edition.ts";
 
@@ -22,7 +22,7 @@ export interface SendRunOptions {
   mailer: Mailer;
   settings: MailSettings;
   log: Logger;
-  rate: ReturnType<typeof createRateLimiter>;
+  rate: MailPace;
   /** This sender's name on the rows it holds: host, process, and a random part. */
   owner: string;
   batchSize: number;

@@ -7,11 +7,11 @@
 import { mediaType, parseJsonObject, Refusal } from "../http/answers.ts";
 import type { Call } from "../http/function-spec.ts";
 import { isWellFormedToken, sha256Hex } from "./tokens.ts";
-import type { Subscriptions } from "./subscriber-store.ts";
+import type { SubscriberStore } from "./subscriber-store.ts";
 
 /** What the two mail-link functions (confirm, unsubscribe) are built from. */
 export interface LinkHandlerDeps {
-  subscriptions: Subscriptions;
+  subscriptions: SubscriberStore;
   now: () => Date;
 }
 

@@ -17,11 +17,11 @@ import type { Logger } from "../logger.ts";
 import { confirmSubscription } from "./confirm-subscription.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { sendConfirmation } from "./send-confirmation.ts";
-import type { Subscriptions } from "./subscriber-store.ts";
+import type { SubscriberStore } from "./subscriber-store.ts";
 import { unsubscribe } from "./unsubscribe.ts";
 
 export interface SubscriptionRoutesDeps {
-  subscriptions: Subscriptions;
+  subscriptions: SubscriberStore;
   rateLimit: RateLimit;
   config: Config;
   log: Logger;

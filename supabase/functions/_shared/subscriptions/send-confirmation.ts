@@ -18,10 +18,10 @@ import type { FormPostSpec, FunctionSpec } from "../http/function-spec.ts";
 import { SIGNUP_CARD_ANCHOR, SIGNUP_RESULT_PAGES } from "../contract/signup-result-pages.ts";
 import { checkEmail } from "./email-address.ts";
 import { clientKey } from "./rate-limit.ts";
-import type { Subscriptions } from "./subscriber-store.ts";
+import type { SubscriberStore } from "./subscriber-store.ts";
 
 export interface SendConfirmationDeps {
-  subscriptions: Subscriptions;
+  subscriptions: SubscriberStore;
   config: Config;
   now: () => Date;
 }

@@ -82,7 +82,7 @@ const payloadOf = (tokens: NewTokens): ConfirmationPayload => ({
 /** Refused mail (a bounce, an SMTP 5xx) since it last confirmed: nothing goes to it but a new confirmation link. */
 export const SUPPRESSED = `(undeliverable_at is not null and (confirmed_at is null or confirmed_at <= undeliverable_at))`;
 
-export function createSubscriptions(db: SqlExecutor) {
+export function createSubscriberStore(db: SqlExecutor) {
   return {
     /**
      * A signup: creates or updates the address's row and, when a mail is due, its mail job, in
@@ -310,4 +310,4 @@ export function createSubscriptions(db: SqlExecutor) {
   };
 }
 
-export type Subscriptions = ReturnType<typeof createSubscriptions>;
+export type SubscriberStore = ReturnType<typeof createSubscriberStore>;

@@ -1,6 +1,6 @@
 import { parseConfig } from "../../config.ts";
 import { mailSettings } from "../../mail/list-headers.ts";
-import { classifySendError, createRateLimiter } from "../delivery-decisions.ts";
+import { classifySendError, createMailPace } from "../delivery-decisions.ts";
 import { effectMail, parseEdition } from "../edition.ts";
 import { dueEditionDate, parseSendingConfig } from "../sending-config.ts";
 
@@ -70,11 +70,11 @@ describe("what an SMTP error means", () => {
 describe("the one global rate", () => {
   it("spaces calls 1/rate apart whatever their concurrency, and 0 means no limit", () => {
     let now = 1_000;
-    const limiter = createRateLimiter(10, () => now);
+    const limiter = createMailPace(10, () => now);
     expect([limiter.reserve(), limiter.reserve(), limiter.reserve()]).toEqual([0, 100, 200]);
     now += 1_000;
     expect(limiter.reserve()).toBe(0);
-    const unlimited = createRateLimiter(0, () => now);
+    const unlimited = createMailPace(0, () => now);
     expect([unlimited.reserve(), unlimited.reserve()]).toEqual([0, 0]);
   });
 });
