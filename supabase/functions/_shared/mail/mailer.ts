@@ -20,11 +20,24 @@ export interface MailMessage {
   preview?: string;
   /** Names the mail where a transport keeps it (the outbox's file name), e.g. `effect-<delivery id>`. */
   reference?: string;
+  /**
+   * The same for every attempt at the same mail, never for another (`effect-<delivery id>`,
+   * `mail-job-<job id>-<attempt's mail>`): an HTTP API that keeps keys (Resend, 24 hours) sends a
+   * retried request once. SMTP and the folders ignore it.
+   */
+  idempotencyKey?: string;
 }
 
 export interface Mailer {
   /** For the start-up log: "SMTP smtp.example.com:465", "outbox .data/outbox". */
   readonly description: string;
   send(message: MailMessage): Promise<void>;
+  /**
+   * A transport whose API takes many mails in one request (Resend's `/emails/batch`): at most
+   * `batchSize` mails, accepted or refused together, the request retried with `idempotencyKey`.
+   * Without it, a batch is sent one mail at a time.
+   */
+  sendBatch?(messages: MailMessage[], idempotencyKey: string): Promise<void>;
+  readonly batchSize?: number;
   close?(): Promise<void>;
 }
