@@ -3,7 +3,7 @@
  * no network) passes them and really fails a broken one, and each does what README.md says.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readYaml } from "../../src/content/yaml";
@@ -179,6 +179,31 @@ describe("the workflows", () => {
       expect(name("///")).toBe("name=preview\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("publish a pull request's preview as static files only: server code for Cloudflare Pages stops the deploy", () => {
+    const flow = workflow("deploy-preview.yml");
+    const all = steps(flow);
+    const guard = all.findIndex((step) => step.run?.includes("_worker.js"));
+    const deploy = all.findIndex((step) => step.uses?.startsWith("cloudflare/wrangler-action"));
+    expect(guard).toBeGreaterThan(-1);
+    expect(guard).toBeLessThan(deploy);
+    // The step's own script, run by bash on a built site with and without each kind of server code.
+    const script = all[guard].run as string;
+    for (const planted of ["", "_worker.js", "_routes.json", "functions"]) {
+      const dir = mkdtempSync(path.join(tmpdir(), "preview-"));
+      try {
+        const site = path.join(dir, "site");
+        mkdirSync(site);
+        writeFileSync(path.join(site, "index.html"), "<!doctype html>");
+        if (planted) writeFileSync(path.join(site, planted), "export default {}");
+        const run = spawnSync("bash", ["-e", "-c", script], { cwd: dir, encoding: "utf8" });
+        expect({ planted, status: run.status }).toEqual({ planted, status: planted ? 1 : 0 });
+        if (planted) expect(run.stdout).toContain(planted);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
   });
 });

@@ -101,7 +101,15 @@ function readCmsAuth(env: Env): CmsAuthConfig | null {
     throw new ConfigError(
       `CMS_GITHUB_CLIENT_SECRET must be the OAuth App's client secret (GitHub makes 40 characters), at least ${MIN_CLIENT_SECRET_LENGTH}`,
     );
-  return { clientId, clientSecret, githubUrl: readUrl(env, "CMS_GITHUB_URL", "https://github.com") };
+  return {
+    clientId,
+    clientSecret,
+    githubUrl: requireHttpsWhenHosted(
+      env,
+      "CMS_GITHUB_URL",
+      readUrl(env, "CMS_GITHUB_URL", "https://github.com"),
+    ),
+  };
 }
 
 function readUrl(env: Env, name: VariableName, fallback: string): string {
@@ -140,7 +148,28 @@ function readOrigins(env: Env, siteUrl: string): string[] {
       }
       return url.origin;
     });
-  return origins.length > 0 ? origins : [new URL(siteUrl).origin];
+  const allowed = origins.length > 0 ? origins : [new URL(siteUrl).origin];
+  // On Supabase the site is public: an http origin is one anyone on the path can impersonate,
+  // and it would be handed the editor's token and the signup's CORS.
+  if (supabaseProjectUrl(env))
+    for (const origin of allowed)
+      if (!origin.startsWith("https://"))
+        throw new ConfigError(
+          `${origins.length > 0 ? "ALLOWED_ORIGINS holds" : "SITE_URL gives the origin"} ${origin}: on Supabase the site's origins must be https`,
+        );
+  return allowed;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** On Supabase a service the functions send secrets to is reached over https, or a stand-in on this machine. */
+function requireHttpsWhenHosted(env: Env, name: VariableName, url: string): string {
+  const parsed = new URL(url);
+  if (supabaseProjectUrl(env) && parsed.protocol === "http:" && !LOOPBACK.has(parsed.hostname))
+    throw new ConfigError(
+      `${name} is ${url}: on Supabase it must be https (only a stand-in on loopback may be http)`,
+    );
+  return url;
 }
 
 /**

@@ -78,6 +78,25 @@ describe("the functions' environment on Supabase", () => {
     expect(config.functionsUrl).toBe("https://api.thepurposeeffect.example/functions/v1");
   });
 
+  it("refuses an http origin for the site, which would get the signup's CORS and the editor's token", () => {
+    expect(() => parseConfig({ ...hosted, ALLOWED_ORIGINS: "https://a.example,http://b.example" })).toThrow(
+      "ALLOWED_ORIGINS holds http://b.example: on Supabase the site's origins must be https",
+    );
+    expect(() => parseConfig({ ...hosted, SITE_URL: "http://www.example.com" })).toThrow(
+      "SITE_URL gives the origin http://www.example.com: on Supabase the site's origins must be https",
+    );
+  });
+
+  it("refuses an http CMS_GITHUB_URL off loopback, and takes a stand-in on loopback", () => {
+    const github = { CMS_GITHUB_CLIENT_ID: "Iv1.0123", CMS_GITHUB_CLIENT_SECRET: "s".repeat(40) };
+    expect(() => parseConfig({ ...hosted, ...github, CMS_GITHUB_URL: "http://github.example" })).toThrow(
+      /CMS_GITHUB_URL is http:\/\/github\.example: on Supabase it must be https/,
+    );
+    expect(
+      parseConfig({ ...hosted, ...github, CMS_GITHUB_URL: "http://127.0.0.1:9999" }).cmsAuth?.githubUrl,
+    ).toBe("http://127.0.0.1:9999");
+  });
+
   it("counts a local Supabase (supabase functions serve, http) as not hosted", () => {
     const config = parseConfig({ SUPABASE_URL: "http://kong:8000" });
     expect(config.functionsUrl).toBe("http://localhost:8000/functions/v1");
