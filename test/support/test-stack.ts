@@ -27,6 +27,7 @@ import { createPostgresExecutor } from "../../supabase/functions/_shared/db/post
 import { createBackend } from "../../supabase/functions/_shared/backend.ts";
 import { contentIdentity } from "./effect-fixtures.ts";
 import { freePort } from "./free-port.ts";
+import { type SupabaseGateway, startSupabaseGateway } from "./supabase-gateway.ts";
 import { startProcess } from "./process.ts";
 import { ROOT } from "./stack.ts";
 
@@ -64,8 +65,11 @@ export async function preparedDataDir(): Promise<string> {
   return dataDir;
 }
 
-/** The local stack on PGlite or on PostgreSQL, or the functions' Deno host on PostgreSQL. */
-export type Backend = "PGlite" | "PostgreSQL" | "Deno";
+/**
+ * The local stack on PGlite or on PostgreSQL, or the functions' Deno host on PostgreSQL, served
+ * directly or behind the stand-in for Supabase's gateway (its HTML, CPU, memory and JWT rules).
+ */
+export type Backend = "PGlite" | "PostgreSQL" | "Deno" | "Deno behind Supabase's gateway";
 
 export interface TestStack {
   url: string;
@@ -94,6 +98,8 @@ export interface TestStack {
   restart(): Promise<void>;
   close(): Promise<void>;
   database?: TestDatabase;
+  /** Behind the stand-in for Supabase's gateway: what it stopped and charged. */
+  gateway?: SupabaseGateway;
 }
 
 /** A call to the function `name`, as the site makes it: JSON, from the stack's own origin. */
@@ -124,7 +130,8 @@ export async function startTestStack(
   /** What mail-events/ses fetches with (not for Deno). */
   fetch?: Fetch,
 ): Promise<TestStack> {
-  if (backend === "Deno") return startDenoTestStack(env, postgresServerUrl);
+  if (backend === "Deno") return startDenoTestStack(env, postgresServerUrl, false);
+  if (backend === "Deno behind Supabase's gateway") return startDenoTestStack(env, postgresServerUrl, true);
   let database: TestDatabase | undefined;
   if (backend === "PostgreSQL") {
     if (!postgresServerUrl) throw new Error("No PostgreSQL server for this test");
@@ -205,7 +212,8 @@ const FUNCTIONS = path.join(ROOT, "supabase", "functions");
  */
 async function startDenoTestStack(
   env: Record<string, string>,
-  postgresServerUrl?: string,
+  postgresServerUrl: string | undefined,
+  behindGateway: boolean,
 ): Promise<TestStack> {
   if (!postgresServerUrl) throw new Error("No PostgreSQL server for this test");
   const database = await createTestDatabase(postgresServerUrl);
@@ -216,8 +224,10 @@ async function startDenoTestStack(
   writeFileSync(clockFile, "0");
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
+  // Behind the gateway, the site's address (and the links in mail) is the gateway's.
   const port = await freePort();
-  const url = `http://localhost:${port}`;
+  const gatewayPort = behindGateway ? await freePort() : port;
+  const url = `http://localhost:${gatewayPort}`;
   const identity = contentIdentity();
   // The operator's side, on the same database: counts, the list, the purge. No feature: it serves
   // and sends nothing.
@@ -276,7 +286,28 @@ async function startDenoTestStack(
       },
     );
   };
-  await start();
+  let gateway: SupabaseGateway | undefined;
+  const startGateway = async () => {
+    gateway = await startSupabaseGateway({
+      port: gatewayPort,
+      // The tests' host serves every function from one worker.
+      workerFor: () => "functions-host",
+      startWorker: async () => {
+        await start();
+        const started = host as Awaited<ReturnType<typeof startProcess>>;
+        return {
+          url: `http://127.0.0.1:${port}`,
+          pid: started.child.pid as number,
+          stop: async () => {
+            earlier += started.output();
+            await started.stop();
+          },
+        };
+      },
+    });
+  };
+  if (behindGateway) await startGateway();
+  else await start();
   const server = {
     url,
     port,
@@ -316,12 +347,22 @@ async function startDenoTestStack(
     },
     mailJobsTo: (address) => mailJobStates(db, address),
     async restart() {
+      if (gateway) {
+        // Stops its worker; the next request boots a new one, as on the platform.
+        await gateway.stop();
+        await startGateway();
+        return;
+      }
       earlier += host?.output() ?? "";
       await host?.stop();
       await start();
     },
+    get gateway() {
+      return gateway;
+    },
     async close() {
       try {
+        await gateway?.stop();
         await host?.stop();
         await db.close();
         await database.drop();
