@@ -55,6 +55,8 @@ export interface BackendHost {
   now?: () => Date;
   /** What `mail-events/ses` fetches SNS's certificates with (tests serve their own). */
   fetch?: Fetch;
+  /** CPU this process has used, in ms (`send-effect` stops within its CPU budget). */
+  cpuTime?: () => number;
 }
 
 export function createBackend(env: Env, host: BackendHost) {
@@ -150,6 +152,7 @@ export function createBackend(env: Env, host: BackendHost) {
         log,
         now,
         owner: host.senderName,
+        cpuTime: host.cpuTime,
       })
     : null;
 

@@ -7,6 +7,7 @@
  * test), and each mail written to `OUTBOX_DIR` so the suite reads it as it reads the local stack's.
  * Run by `deno run`, checked by `deno check` (not `tsc`: it uses Deno's globals).
  */
+import process from "node:process";
 import { Hono } from "hono";
 import { createBackend } from "../../../supabase/functions/_shared/backend.ts";
 import type { SenderIdentity } from "../../../supabase/functions/_shared/contract/published.ts";
@@ -35,6 +36,10 @@ const backend = createBackend(env, {
   fallbackMailer: (bulk) => createOutboxMailer(outbox, bulk ? undefined : log),
   senderName: () => `test-host:${crypto.randomUUID()}`,
   now,
+  cpuTime: () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  },
 });
 const app = backend.functionsApp({
   clientAddress: (c) => {

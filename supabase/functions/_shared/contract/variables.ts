@@ -416,6 +416,15 @@ export const VARIABLES = [
     number: { min: 1, max: 140 },
   },
   {
+    name: "SEND_EFFECT_CPU_MS",
+    group: "Supabase (set there, not locally)",
+    readers: ["send-effect"],
+    description:
+      "Milliseconds of CPU each send-effect call may use before it stops between two batches, with nothing in doubt; Supabase stops a worker at 2,000.",
+    default: "1000",
+    number: { min: 100, max: 1800, integer: true },
+  },
+  {
     name: "FUNCTION_PORT",
     group: "Supabase (set there, not locally)",
     readers: ["functions", "send-effect"],

@@ -34,6 +34,8 @@ export interface EffectSendingDeps {
   now: () => Date;
   /** A name for the rows this sender holds, unique across hosts, processes and runs. */
   owner(): string;
+  /** CPU this process has used, in ms, where the host can tell (send-effect's budget). */
+  cpuTime?: () => number;
 }
 
 export interface SendOptions {
@@ -66,6 +68,7 @@ export function createEffectSending(deps: EffectSendingDeps) {
       log,
       owner: deps.owner(),
       now,
+      cpuTime: deps.cpuTime,
     }));
 
   return {

@@ -34,6 +34,8 @@ export interface SendEffectDeps {
   log: Logger;
   owner: string;
   now?: () => Date;
+  /** CPU this process has used, in ms: each call stops between batches within `sending.cpuMsPerCall`. */
+  cpuTime?: () => number;
 }
 
 const json = (status: number, body: unknown) => Response.json(body, { status });
@@ -103,6 +105,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
         policy: sending.retry,
         now,
         deadline: new Date(started.getTime() + sending.secondsPerCall * 1000),
+        cpu: deps.cpuTime ? { used: deps.cpuTime, limitMs: sending.cpuMsPerCall } : undefined,
         waitForRetries: false,
       });
       if (result.markedUnknown > 0)

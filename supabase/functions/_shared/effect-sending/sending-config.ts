@@ -23,6 +23,8 @@ export interface SendingConfig {
   key: string | null;
   /** `send-effect` only: seconds of sending per call, within the platform's limit. */
   secondsPerCall: number;
+  /** `send-effect` only: milliseconds of CPU per call, within the platform's 2 s. */
+  cpuMsPerCall: number;
 }
 
 const SEND_AT = /^([01]\d|2[0-3]):([0-5]\d)$/;
@@ -44,6 +46,7 @@ export function parseSendingConfig(env: Env): SendingConfig {
     sendAt,
     key: readVariable(env, "SEND_EFFECT_KEY") ?? null,
     secondsPerCall: readNumberVariable(env, "SEND_EFFECT_SECONDS"),
+    cpuMsPerCall: readNumberVariable(env, "SEND_EFFECT_CPU_MS"),
   };
 }
 
