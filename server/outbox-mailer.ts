@@ -7,26 +7,19 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import nodemailer from "nodemailer";
 import {
+  composeMime as composeWireMime,
   type Logger,
   type Mailer,
   type MailMessage,
   maskEmail,
-  nodemailerFields,
 } from "../supabase/functions/_shared/hosts.ts";
 
-// nodemailer builds the same MIME message it would send over SMTP.
-const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
-
-/** The message as nodemailer would send it over SMTP (MIME, both parts, the list headers). */
-export async function composeMime(message: MailMessage): Promise<Buffer> {
-  const info = await composer.sendMail(nodemailerFields(message));
-  return info.message as Buffer;
-}
+/** The message as nodemailer would send it over SMTP (MIME, both parts, the list headers), with plain newlines. */
+export const composeMime = (message: MailMessage): Promise<Uint8Array> => composeWireMime(message, "unix");
 
 /** Written under a temporary name and renamed, so a reader never sees half a file. */
-export function writeWhole(file: string, content: Buffer | string): void {
+export function writeWhole(file: string, content: Uint8Array | string): void {
   writeFileSync(`${file}.tmp`, content);
   renameSync(`${file}.tmp`, file);
 }

@@ -55,7 +55,9 @@ describe("a function on hosted Supabase", () => {
   });
 
   it("the signup refuses to start without a mail transport, rather than log a confirmation nobody gets", () => {
-    expect(() => start(HOSTED, "subscriptions")).toThrow(/SMTP_URL must be set on Supabase/);
+    expect(() => start(HOSTED, "subscriptions")).toThrow(
+      /SMTP_URL or RESEND_API_KEY or SES_REGION must be set on Supabase/,
+    );
     expect(() => start({ ...HOSTED, ...SMTP }, "subscriptions")).not.toThrow();
   });
 
@@ -63,7 +65,9 @@ describe("a function on hosted Supabase", () => {
     expect(() => start({ ...HOSTED, ...SMTP }, "effect-sending")).toThrow(
       "SEND_EFFECT_KEY must be set on Supabase (supabase secrets set SEND_EFFECT_KEY=...)",
     );
-    expect(() => start({ ...HOSTED, ...KEY }, "effect-sending")).toThrow(/SMTP_URL must be set/);
+    expect(() => start({ ...HOSTED, ...KEY }, "effect-sending")).toThrow(
+      /SMTP_URL or RESEND_API_KEY or SES_REGION must be set/,
+    );
     expect(() => start({ ...HOSTED, ...KEY, ...SMTP }, "effect-sending")).not.toThrow();
   });
 

@@ -152,8 +152,75 @@ export const VARIABLES = [
     group: "The newsletter functions (the local stack and Supabase)",
     readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
     description: "smtp://user:pass@host:587 or smtps://user:pass@host:465 (the only port open on Supabase).",
-    unset: "each mail written to $DATA_DIR/outbox/ as .eml, its link printed; required on Supabase",
+    unset:
+      "each mail written to $DATA_DIR/outbox/ as .eml, its link printed; on Supabase this, RESEND_API_KEY or SES_REGION is required",
     secret: true,
+  },
+  {
+    name: "RESEND_API_KEY",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description:
+      "A Resend API key (re_...): mail goes through Resend's HTTP API, the Effect's lists 100 mails a request. Set one transport only.",
+    unset: "another transport (SMTP_URL, SES_REGION)",
+    secret: true,
+  },
+  {
+    name: "RESEND_API_URL",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description:
+      "Where the Resend API is: Resend, or the tests' stand-in (plain http only on 127.0.0.1 or localhost).",
+    default: "https://api.resend.com",
+  },
+  {
+    name: "RESEND_REQUESTS_PER_SECOND",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description:
+      "Requests per second to Resend from one process (Resend's default limit is 2 per team; a 429 is waited out). 0: no limit.",
+    default: "2",
+    number: { min: 0 },
+  },
+  {
+    name: "SES_REGION",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description:
+      "The AWS region (eu-west-1) whose Amazon SES sends the mail through its v2 API, with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. Set one transport only.",
+    unset: "another transport (SMTP_URL, RESEND_API_KEY)",
+  },
+  {
+    name: "AWS_ACCESS_KEY_ID",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description:
+      "The access key of an IAM user or role allowed ses:SendEmail and ses:SendRawEmail (with SES_REGION).",
+    unset: "required with SES_REGION",
+    secret: true,
+  },
+  {
+    name: "AWS_SECRET_ACCESS_KEY",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description: "That access key's secret (with SES_REGION).",
+    unset: "required with SES_REGION",
+    secret: true,
+  },
+  {
+    name: "AWS_SESSION_TOKEN",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description: "The session token of temporary credentials (with SES_REGION).",
+    unset: "long-term credentials",
+    secret: true,
+  },
+  {
+    name: "SES_API_URL",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description: "Where the SES v2 API is: the tests' stand-in (plain http only on 127.0.0.1 or localhost).",
+    unset: "https://email.$SES_REGION.amazonaws.com",
   },
   {
     name: "MAIL_FROM",
@@ -306,7 +373,7 @@ export const VARIABLES = [
     name: "MAIL_RATE_PER_SECOND",
     group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
     readers: SENDERS,
-    description: "Mails per second at the SMTP call, across all connections (0: no limit).",
+    description: "Mails per second at the mail transport's call, across all connections (0: no limit).",
     default: "10",
     number: { min: 0 },
   },
@@ -388,7 +455,7 @@ export const VARIABLES = [
     group: "Supabase (set there, not locally)",
     readers: ["functions", "send-effect"],
     description:
-      "Set by Supabase: the project's address. Its being https marks a hosted project, where SITE_URL and SMTP_URL are required.",
+      "Set by Supabase: the project's address. Its being https marks a hosted project, where SITE_URL and a mail transport (SMTP_URL, RESEND_API_KEY or SES_REGION) are required.",
     unset: "a local `supabase functions serve`",
   },
   {

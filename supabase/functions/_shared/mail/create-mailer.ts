@@ -5,10 +5,19 @@
  * fallback (the local stack's outbox folder), else the log; where mail must really leave (hosted
  * Supabase, for a function that sends), none set is an error that names what to set.
  */
-import { ConfigError, type Env, readVariable, type VariableName } from "../contract/variables.ts";
+import {
+  ConfigError,
+  type Env,
+  readNumberVariable,
+  readTextVariable,
+  readVariable,
+  type VariableName,
+} from "../contract/variables.ts";
 import type { Logger } from "../logger.ts";
 import { createLogMailer } from "./log-mailer.ts";
 import type { Mailer } from "./mailer.ts";
+import { createResendMailer } from "./resend.ts";
+import { createSesMailer } from "./ses-mailer.ts";
 import { createSmtpMailer } from "./smtp.ts";
 
 export interface MailerOptions {
@@ -24,14 +33,55 @@ export interface MailerOptions {
 interface Transport {
   /** The variable whose value turns the transport on and says where mail goes. */
   variable: VariableName;
-  create(value: string, options: MailerOptions): Mailer;
+  /** How to set it on Supabase, for the error when none is: `SMTP_URL=smtps://...:465`. */
+  example: string;
+  /** `env`: the transport's other variables (credentials, an API's address). */
+  create(value: string, options: MailerOptions, env: Env): Mailer;
+}
+
+/** The variables a transport cannot work without, beside the one that turns it on. */
+function required(env: Env, transport: VariableName, names: readonly VariableName[]): string[] {
+  const missing = names.filter((name) => !readVariable(env, name));
+  if (missing.length > 0)
+    throw new ConfigError(
+      `${transport} is set but ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not`,
+    );
+  return names.map((name) => readVariable(env, name) as string);
 }
 
 const TRANSPORTS: readonly Transport[] = [
   {
     variable: "SMTP_URL",
+    example: "SMTP_URL=smtps://...:465",
     create: (url, { connections }) =>
       createSmtpMailer(url, connections ? { pooled: { maxConnections: connections } } : {}),
+  },
+  {
+    variable: "RESEND_API_KEY",
+    example: "RESEND_API_KEY=re_...",
+    create: (apiKey, _options, env) =>
+      createResendMailer({
+        apiKey,
+        apiUrl: readTextVariable(env, "RESEND_API_URL"),
+        requestsPerSecond: readNumberVariable(env, "RESEND_REQUESTS_PER_SECOND"),
+      }),
+  },
+  {
+    variable: "SES_REGION",
+    example: "SES_REGION=eu-west-1 AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=...",
+    create: (region, _options, env) => {
+      const [accessKeyId, secretAccessKey] = required(env, "SES_REGION", [
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+      ]);
+      return createSesMailer({
+        region,
+        accessKeyId,
+        secretAccessKey,
+        sessionToken: readVariable(env, "AWS_SESSION_TOKEN"),
+        apiUrl: readVariable(env, "SES_API_URL"),
+      });
+    },
   },
 ];
 
@@ -45,10 +95,10 @@ export function createMailer(env: Env, options: MailerOptions): Mailer {
       `${configured.map(({ transport }) => transport.variable).join(" and ")} are both set: mail goes through one transport; unset all but one`,
     );
   const [chosen] = configured;
-  if (chosen) return chosen.transport.create(chosen.value, options);
+  if (chosen) return chosen.transport.create(chosen.value, options, env);
   if (options.required)
     throw new ConfigError(
-      `${TRANSPORTS.map((transport) => transport.variable).join(" or ")} must be set on Supabase (supabase secrets set SMTP_URL=smtps://...:465); see docs/deploying.md`,
+      `${TRANSPORTS.map((transport) => transport.variable).join(" or ")} must be set on Supabase (supabase secrets set ${TRANSPORTS.map((transport) => transport.example).join(", or ")}); see docs/deploying.md`,
     );
   return options.fallback
     ? options.fallback(options.connections !== undefined)

@@ -1,4 +1,4 @@
-import { smtpFailureKind } from "../smtp-failure.ts";
+import { MailApiError, smtpFailureKind } from "../smtp-failure.ts";
 
 const smtpError = (responseCode: number | undefined, command: string | undefined) =>
   Object.assign(new Error("refused"), { responseCode, command });
@@ -23,5 +23,16 @@ describe("an SMTP failure", () => {
     expect(smtpFailureKind(smtpError(535, "AUTH PLAIN"))).toBe("temporary");
     expect(smtpFailureKind(smtpError(553, "MAIL FROM"))).toBe("temporary");
     expect(smtpFailureKind(smtpError(554, "CONN"))).toBe("temporary");
+  });
+});
+
+describe("an HTTP mail API's failure", () => {
+  it("is the kind its transport read from the answer", () => {
+    expect(smtpFailureKind(new MailApiError("Resend 422 validation_error: bad to", "permanent", 422))).toBe(
+      "permanent",
+    );
+    expect(smtpFailureKind(new MailApiError("Resend 429 rate_limit_exceeded", "temporary", 429))).toBe(
+      "temporary",
+    );
   });
 });
