@@ -51,6 +51,8 @@ export interface ResendStandIn {
   requests: ResendRequest[];
   /** The next `count` requests are accepted (the mails recorded) but the connection is dropped before the answer. */
   dropAnswers(count: number): void;
+  /** The next `count` requests are accepted (the mails recorded) and never answered: the sender waits, as when it is killed mid-request. */
+  holdAnswers(count: number): void;
   /** Answers the next `count` requests with this status and error name, taking nothing. */
   failNext(count: number, status: number, name: string): void;
   /** How many mails went to `address`, over all requests. */
@@ -83,6 +85,8 @@ export async function startResendStandIn(options: ResendStandInOptions = {}): Pr
   const keys = new Map<string, Remembered>();
   const recent: number[] = [];
   let drops = 0;
+  let holds = 0;
+  const held: ServerResponse[] = [];
   let failures: { count: number; status: number; name: string } = { count: 0, status: 0, name: "" };
 
   /** Mail fields as Resend checks them; a reason when one is missing or refused. */
@@ -221,6 +225,12 @@ export async function startResendStandIn(options: ResendStandInOptions = {}): Pr
       request.socket.destroy();
       return;
     }
+    if (holds > 0) {
+      holds -= 1;
+      log.status = "dropped";
+      held.push(response);
+      return;
+    }
     return answer(200, () => json(response, 200, entry.answer?.body));
   }
 
@@ -233,10 +243,16 @@ export async function startResendStandIn(options: ResendStandInOptions = {}): Pr
     dropAnswers(count) {
       drops = count;
     },
+    holdAnswers(count) {
+      holds = count;
+    },
     failNext(count, status, name) {
       failures = { count, status, name };
     },
     received: (address) => mails.filter((mail) => mail.to.includes(address)).length,
-    close: () => server.close(),
+    close: () => {
+      for (const response of held.splice(0)) response.socket?.destroy();
+      return server.close();
+    },
   };
 }

@@ -15,8 +15,16 @@ export type EditionState = "sending" | "paused";
 export interface ClaimedDelivery {
   id: string;
   recipient: string;
-  /** The raw token of this mail's unsubscribe link; only its hash is stored. */
+  /** The raw token of this mail's unsubscribe link; only its hash is kept once the row is recorded. */
   unsubscribeToken: string;
+}
+
+/** A claimed batch: its deliveries in the order they are sent (by id), and its name. */
+export interface ClaimedBatch {
+  deliveries: ClaimedDelivery[];
+  /** With a mail API that keeps keys: the batch's name, its idempotency key. */
+  batchKey: string | null;
+  skipped: number;
 }
 
 export type DeliveryOutcome =
@@ -177,16 +185,77 @@ export function createDeliveryStore(db: SqlExecutor) {
      * Rows in `sending` whose sender is gone become `unknown`: the mail may or may not have been
      * accepted, so it is not sent again unless the operator asks. `all`: every `sending` row is
      * stale (PGlite, which one process holds); otherwise only those whose lease has run out.
+     * `keysKeptSince`: with a mail API that keeps idempotency keys, a batch claimed after it is not
+     * in doubt (`reclaimInDoubt` sends it again under its key); under `all` its lease is ended so
+     * that it can be.
      */
-    async markStaleAsUnknown(now: Date, all: boolean): Promise<number> {
+    async markStaleAsUnknown(now: Date, all: boolean, keysKeptSince?: Date): Promise<number> {
+      const retriable = `(batch_key is not null and claimed_at > $3::timestamptz)`;
+      const kept = keysKeptSince?.toISOString() ?? null;
+      if (all && kept)
+        await db.query(
+          `update effect_deliveries set lease_until = $2::timestamptz - interval '1 millisecond'
+           where status = 'sending' and $1 and ${retriable}`,
+          [all, now.toISOString(), kept],
+        );
       const rows = await db.query(
         `update effect_deliveries set status = 'unknown', lease_owner = null, lease_until = null,
+           pending_token = null,
            last_error = 'The sender stopped while this mail was being sent: it may or may not have gone out'
          where status = 'sending' and ($1 or lease_until < $2::timestamptz)
+           and not ($3::timestamptz is not null and ${retriable})
          returning id`,
-        [all, now.toISOString()],
+        [all, now.toISOString(), kept],
       );
       return rows.length;
+    },
+
+    /**
+     * A batch a stopped sender left in `sending` (its lease run out) while its idempotency key
+     * still lives, taken over by `owner` as it was: the same rows, the same tokens, the same key,
+     * so the request is the same bytes and the mail API sends it once. Null when there is none.
+     */
+    async reclaimInDoubt(
+      date: string,
+      owner: string,
+      now: Date,
+      leaseUntil: Date,
+      keysKeptSince: Date,
+    ): Promise<ClaimedBatch | null> {
+      const [candidate] = await db.query<{ batch_key: string }>(
+        `select batch_key from effect_deliveries
+         where edition_date = $1::date and status = 'sending' and lease_until < $2::timestamptz
+           and batch_key is not null and claimed_at > $3::timestamptz
+         order by claimed_at limit 1`,
+        [date, now.toISOString(), keysKeptSince.toISOString()],
+      );
+      if (!candidate) return null;
+      // Row locks make this the one taker: another sender's update waits, then finds the lease renewed.
+      const rows = await db.query<{ id: string; recipient: string; pending_token: string | null }>(
+        `update effect_deliveries set lease_owner = $3, lease_until = $4::timestamptz
+         where batch_key = $1 and status = 'sending' and lease_until < $2::timestamptz
+         returning id, recipient, pending_token`,
+        [candidate.batch_key, now.toISOString(), owner, leaseUntil.toISOString()],
+      );
+      if (rows.length === 0) return { deliveries: [], batchKey: candidate.batch_key, skipped: 0 };
+      return {
+        deliveries: rows
+          .map((row) => ({ id: row.id, recipient: row.recipient, unsubscribeToken: row.pending_token ?? "" }))
+          .sort((a, b) => (a.id < b.id ? -1 : 1)),
+        batchKey: candidate.batch_key,
+        skipped: 0,
+      };
+    },
+
+    /** How many rows of the edition are in `sending` under a key the mail API still keeps. */
+    async inDoubt(date: string, keysKeptSince: Date): Promise<number> {
+      const [row] = await db.query<{ count: number }>(
+        `select count(*)::int as count from effect_deliveries
+         where edition_date = $1::date and status = 'sending' and batch_key is not null
+           and claimed_at > $2::timestamptz`,
+        [date, keysKeptSince.toISOString()],
+      );
+      return row?.count ?? 0;
     },
 
     /** `send --retry-unknown`: the edition's unknown deliveries are queued again. */
@@ -226,7 +295,9 @@ export function createDeliveryStore(db: SqlExecutor) {
       now: Date,
       leaseUntil: Date,
       limit: number,
-    ): Promise<{ deliveries: ClaimedDelivery[]; skipped: number }> {
+      /** With a mail API that keeps keys: the batch's name; its rows keep their raw tokens until recorded. */
+      batchKey: string | null = null,
+    ): Promise<ClaimedBatch> {
       return db.transaction(async (tx) => {
         const rows = await tx.query<{ id: string; subscriber_id: string; recipient: string; status: string }>(
           `with picked as (
@@ -244,10 +315,12 @@ export function createDeliveryStore(db: SqlExecutor) {
              attempts = d.attempts + case when picked.wanted then 1 else 0 end,
              lease_owner = case when picked.wanted then $3 end,
              lease_until = case when picked.wanted then $4::timestamptz end,
+             batch_key = case when picked.wanted then $6 end,
+             claimed_at = case when picked.wanted then $2::timestamptz end,
              last_error = case when picked.wanted then d.last_error else 'No longer subscribed when its turn came' end
            from picked where d.id = picked.id
            returning d.id, d.subscriber_id, d.recipient, d.status`,
-          [date, now.toISOString(), owner, leaseUntil.toISOString(), limit],
+          [date, now.toISOString(), owner, leaseUntil.toISOString(), limit, batchKey],
         );
         const sending = rows.filter((row) => row.status === "sending");
         const tokens = sending.map(() => newToken());
@@ -264,12 +337,18 @@ export function createDeliveryStore(db: SqlExecutor) {
               now.toISOString(),
             ],
           );
+        // Kept only while the batch may have to be sent again as the same bytes.
+        if (batchKey !== null && sending.length > 0)
+          await tx.query(
+            `update effect_deliveries d set pending_token = t.token
+             from unnest($1::uuid[], $2::text[]) as t(id, token) where d.id = t.id`,
+            [sending.map((row) => row.id), tokens],
+          );
         return {
-          deliveries: sending.map((row, index) => ({
-            id: row.id,
-            recipient: row.recipient,
-            unsubscribeToken: tokens[index],
-          })),
+          deliveries: sending
+            .map((row, index) => ({ id: row.id, recipient: row.recipient, unsubscribeToken: tokens[index] }))
+            .sort((a, b) => (a.id < b.id ? -1 : 1)),
+          batchKey: batchKey,
           skipped: rows.length - sending.length,
         };
       });
@@ -310,7 +389,7 @@ export function createDeliveryStore(db: SqlExecutor) {
         if (sent.length > 0)
           await tx.query(
             `update effect_deliveries d set status = 'sent', sent_at = $3::timestamptz, lease_owner = null,
-               lease_until = null, last_error = null
+               lease_until = null, last_error = null, pending_token = null
              where d.id = any($1::uuid[]) and ${mine}`,
             [sent, owner, nowIso],
           );
@@ -318,7 +397,7 @@ export function createDeliveryStore(db: SqlExecutor) {
           const ids = failed.map((outcome) => outcome.id);
           await tx.query(
             `update effect_deliveries d set status = 'failed', lease_owner = null, lease_until = null,
-               last_error = f.reason
+               last_error = f.reason, pending_token = null
              from unnest($1::uuid[], $3::text[]) as f(id, reason)
              where d.id = f.id and ${mine}`,
             [ids, owner, failed.map((outcome) => outcome.reason.slice(0, 1000))],
@@ -332,7 +411,7 @@ export function createDeliveryStore(db: SqlExecutor) {
         if (retried.length > 0)
           await tx.query(
             `update effect_deliveries d set status = 'queued', lease_owner = null, lease_until = null,
-               last_error = f.reason,
+               last_error = f.reason, pending_token = null, batch_key = null,
                next_attempt_at = $3::timestamptz
                  + least($5::float8, $4::float8 * power(2, greatest(d.attempts - 1, 0))) * interval '1 second'
              from unnest($1::uuid[], $6::text[]) as f(id, reason)

@@ -19,6 +19,7 @@ import { createDeliveryStore } from "./delivery-store.ts";
 import { effectMail, type MailEdition } from "./edition.ts";
 import type { PublishedSite } from "./edition-source.ts";
 import { sendDaysEffect, type SendDayResult } from "./send-day.ts";
+import { keysKeptSince } from "./send-run.ts";
 import { createSendEffectHandler } from "./send-effect-handler.ts";
 import { dueEditionDate, type SendingConfig } from "./sending-config.ts";
 import { statusText } from "./status-text.ts";
@@ -124,7 +125,8 @@ export function createEffectSending(deps: EffectSendingDeps) {
     },
 
     /** Rows left `sending` become `unknown`: those whose lease ran out, or all (one process holds PGlite). */
-    markStaleAsUnknown: (all: boolean): Promise<number> => store.markStaleAsUnknown(now(), all),
+    markStaleAsUnknown: (all: boolean): Promise<number> =>
+      store.markStaleAsUnknown(now(), all, keysKeptSince(deps.mailer(), now())),
 
     /** The `send-effect` function: one call's worth of sending, for the scheduler with its key. */
     handle: (request: Request): Promise<Response> => sendEffect()(request),

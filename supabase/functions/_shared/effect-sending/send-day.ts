@@ -8,7 +8,7 @@
  */
 import type { EditionStatus } from "./delivery-store.ts";
 import { EditionError, type MailEdition } from "./edition.ts";
-import { type SendReport, type SendRunOptions, sendEdition } from "./send-run.ts";
+import { keysKeptSince, type SendReport, type SendRunOptions, sendEdition } from "./send-run.ts";
 
 /** The list is asked for an Effect before its day. */
 export class NotYetDue extends EditionError {
@@ -43,7 +43,7 @@ export async function sendDaysEffect(date: string, options: SendDayOptions): Pro
       `The Effect of ${date} is dated after today (${options.today} in the brand's time zone): the list gets an Effect on its day, not before. A test mail with --to may go out.`,
     );
   const now = options.now ?? (() => new Date());
-  const markedUnknown = await store.markStaleAsUnknown(now(), false);
+  const markedUnknown = await store.markStaleAsUnknown(now(), false, keysKeptSince(options.mailer, now()));
   let preparedFor: number | null = null;
   if (!(await store.edition(date))) {
     // Not published: this throws, and nothing is queued.

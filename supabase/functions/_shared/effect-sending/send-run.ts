@@ -5,15 +5,24 @@
  * and the Supabase function.
  *
  * What a crash costs: outcomes are recorded per batch, so a sender killed mid-batch leaves that
- * batch in `sending`; those rows become `unknown` (never sent again unless asked), so nobody gets
- * an Effect twice, and at most one batch per dead sender is in doubt.
+ * batch in `sending`. Over a mail API that keeps idempotency keys (Resend), the batch is one
+ * request named by its key, and the next run sends it again as the same request, which the API
+ * sends once: nothing is in doubt while the key lives. Otherwise (SMTP, SES) those rows become
+ * `unknown` (never sent again unless asked), so nobody gets an Effect twice, and at most one batch
+ * per dead sender is in doubt.
  */
 import type { MailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { maskAddresses, maskEmail } from "../logger.ts";
 import type { Logger } from "../logger.ts";
 import { classifySendError, type MailPace } from "./delivery-decisions.ts";
-import type { DeliveryOutcome, DeliveryStore, RetryPolicy } from "./delivery-store.ts";
+import type {
+  ClaimedBatch,
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DeliveryStore,
+  RetryPolicy,
+} from "./delivery-store.ts";
 import { effectMail } from "./edition.ts";
 
 export interface SendRunOptions {
@@ -55,6 +64,10 @@ export interface SendReport {
 }
 
 const RECORD_TRIES = 3;
+
+/** Since when a key the mail API keeps is still alive; undefined for a transport without keys. */
+export const keysKeptSince = (mailer: Mailer, now: Date): Date | undefined =>
+  mailer.keepsIdempotencyKeysMs ? new Date(now.getTime() - mailer.keepsIdempotencyKeysMs) : undefined;
 const MAX_WAIT_MS = 5_000;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -86,13 +99,24 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
   while (!signal?.aborted && !timeUp() && !cpuUp()) {
     const batchCpu = cpu?.used() ?? 0;
     const at = now();
-    const { deliveries, skipped } = await store.claim(
-      date,
-      owner,
-      at,
-      new Date(at.getTime() + options.leaseSeconds * 1000),
-      options.batchSize,
-    );
+    const leaseUntil = new Date(at.getTime() + options.leaseSeconds * 1000);
+    const kept = keysKeptSince(mailer, at);
+    // A batch left in doubt goes first, as it was; then a new one, named if the API keeps keys.
+    const reclaimed = kept ? await store.reclaimInDoubt(date, owner, at, leaseUntil, kept) : null;
+    const batch: ClaimedBatch =
+      reclaimed && reclaimed.deliveries.length > 0
+        ? reclaimed
+        : await store.claim(
+            date,
+            owner,
+            at,
+            leaseUntil,
+            Math.min(options.batchSize, mailer.batchSize ?? options.batchSize),
+            kept ? `effect-${date}-${crypto.randomUUID()}` : null,
+          );
+    const { deliveries, skipped } = batch;
+    if (reclaimed && reclaimed.deliveries.length > 0)
+      log.info(`effect ${date}: a batch of ${deliveries.length} left in doubt is sent again under its key`);
     report.skipped += skipped;
     if (deliveries.length === 0) {
       if (skipped > 0) continue;
@@ -102,7 +126,8 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
       }
       const due = await store.nextDueAt(date);
       if (!due) {
-        report.finished = true;
+        // Nothing queued; a batch of another sender's may still be in doubt, under its lease.
+        report.finished = !(kept && (await store.inDoubt(date, kept)));
         break;
       }
       if (!options.waitForRetries) break;
@@ -121,26 +146,43 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
       (options.leaseSeconds * 1000) / 3,
     );
     const outcomes: DeliveryOutcome[] = [];
-    try {
-      await Promise.all(
-        deliveries.map(async (delivery) => {
-          await rate.take();
-          const message = effectMail(settings, edition, {
-            to: delivery.recipient,
-            unsubscribeToken: delivery.unsubscribeToken,
-          });
-          try {
-            await mailer.send({ ...message, reference: `effect-${delivery.id}` });
-            outcomes.push({ id: delivery.id, result: "sent" });
-          } catch (error) {
-            const failure = classifySendError(error);
-            outcomes.push({ id: delivery.id, result: failure.kind, reason: failure.reason });
-            log.warn(
-              `effect ${date} to ${maskEmail(delivery.recipient)} ${failure.kind === "permanent" ? "refused for good" : "failed, will retry"}: ${maskAddresses(failure.reason)}`,
-            );
-          }
-        }),
+    const render = (delivery: ClaimedDelivery) =>
+      effectMail(settings, edition, { to: delivery.recipient, unsubscribeToken: delivery.unsubscribeToken });
+    const fail = (delivery: ClaimedDelivery, error: unknown) => {
+      const failure = classifySendError(error);
+      outcomes.push({ id: delivery.id, result: failure.kind, reason: failure.reason });
+      log.warn(
+        `effect ${date} to ${maskEmail(delivery.recipient)} ${failure.kind === "permanent" ? "refused for good" : "failed, will retry"}: ${maskAddresses(failure.reason)}`,
       );
+    };
+    const one = async (delivery: ClaimedDelivery, idempotencyKey: string) => {
+      await rate.take();
+      try {
+        await mailer.send({ ...render(delivery), reference: `effect-${delivery.id}`, idempotencyKey });
+        outcomes.push({ id: delivery.id, result: "sent" });
+      } catch (error) {
+        fail(delivery, error);
+      }
+    };
+    try {
+      if (mailer.sendBatch && batch.batchKey) {
+        for (let i = 0; i < deliveries.length; i++) await rate.take();
+        try {
+          await mailer.sendBatch(
+            deliveries.map((delivery) => ({ ...render(delivery), reference: `effect-${delivery.id}` })),
+            batch.batchKey,
+          );
+          for (const delivery of deliveries) outcomes.push({ id: delivery.id, result: "sent" });
+        } catch (error) {
+          // Refused as a whole for good (one address the API will not take): nothing went out, so
+          // each mail is tried on its own, and only the one at fault fails.
+          if (classifySendError(error).kind === "permanent")
+            await Promise.all(deliveries.map((delivery, i) => one(delivery, `${batch.batchKey}-${i}`)));
+          else for (const delivery of deliveries) fail(delivery, error);
+        }
+      } else {
+        await Promise.all(deliveries.map((delivery) => one(delivery, `effect-${delivery.id}`)));
+      }
     } finally {
       clearInterval(renew);
     }

@@ -91,6 +91,8 @@ export function createWelcome(deps: WelcomeDeps): WelcomeDelivery {
           ...mail,
           subject: `Welcome to ${settings.newsletterName}: ${claimed.edition.subject}`,
           reference: `welcome-${claimed.delivery.id}`,
+          // Each attempt carries a fresh unsubscribe token, so it is a new request.
+          idempotencyKey: `mail-job-${job.id}-${job.attempts}`,
         });
       } catch (error) {
         const reason = errorMessage(error);

@@ -39,5 +39,10 @@ export interface Mailer {
    */
   sendBatch?(messages: MailMessage[], idempotencyKey: string): Promise<void>;
   readonly batchSize?: number;
+  /**
+   * How long the API keeps an idempotency key (Resend: 24 hours). Within it, a request left in
+   * doubt by a crash is simply sent again with its key and the same bytes; the API sends it once.
+   */
+  readonly keepsIdempotencyKeysMs?: number;
   close?(): Promise<void>;
 }

@@ -90,7 +90,11 @@ export function createQueueDelivery(deps: QueueDeliveryDeps) {
       reminder: job.kind === "reminder",
     });
     try {
-      await mailer.send(message);
+      // A confirmation's links are fixed when it is queued, so every attempt is the same mail; a
+      // reminder's are made per attempt.
+      const idempotencyKey =
+        job.kind === "reminder" ? `mail-job-${job.id}-${job.attempts}` : `mail-job-${job.id}`;
+      await mailer.send({ ...message, idempotencyKey });
     } catch (error) {
       const reason = errorMessage(error);
       if (smtpFailureKind(error) === "permanent") {

@@ -146,6 +146,8 @@ export function createResendMailer(options: ResendOptions): Mailer {
   return {
     description: `Resend ${base.host}${options.requestsPerSecond > 0 ? `, ${options.requestsPerSecond} requests/s` : ""}`,
     batchSize: RESEND_BATCH_SIZE,
+    // Resend keeps a key 24 hours; an hour less leaves room for clocks and the last batch's send.
+    keepsIdempotencyKeysMs: 23 * 3_600_000,
     async send(message) {
       // A mail without a key (a test send) still gets one, so this call's own retries are replays.
       await post("/emails", resendEmail(message), message.idempotencyKey ?? crypto.randomUUID());
