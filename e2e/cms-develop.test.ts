@@ -123,10 +123,13 @@ describeInBrowser("npm run cms", () => {
     // Gatsby sees the new file, makes its node and its page: no restart.
     const site_ = await context.newPage();
     await eventually(
-      async () => ({
-        status: (await site_.goto(pageUrl))?.status(),
-        titles: await site_.getByRole("heading", { name: "Say the hard thing kindly" }).count(),
-      }),
+      async () => {
+        const status = (await site_.goto(pageUrl))?.status();
+        // The development server renders in the browser, after `load`: give the page a moment.
+        const title = site_.getByRole("heading", { name: "Say the hard thing kindly" });
+        await title.waitFor({ timeout: 5_000 }).catch(() => undefined);
+        return { status, titles: await title.count() };
+      },
       {
         what: `${pageUrl} with the new Effect's title`,
         timeoutMs: 60_000,
