@@ -37,16 +37,27 @@ module.exports = {
         "<rootDir>/.public-aside",
       ],
       transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],
-      globals: { __PATH_PREFIX__: "" },
+      // Components and hooks in jsdom: Jest's own default, said here (test/support/jest/timeout.ts).
+      globals: { __PATH_PREFIX__: "", testTimeoutMs: 5_000 },
       setupFiles: ["<rootDir>/test/support/jest/loadershim.js"],
-      setupFilesAfterEnv: ["<rootDir>/test/support/jest/setup.ts"],
+      setupFilesAfterEnv: ["<rootDir>/test/support/jest/setup.ts", "<rootDir>/test/support/jest/timeout.ts"],
     },
     {
       displayName: "backend",
       testEnvironment: "node",
-      roots: ["<rootDir>/supabase", "<rootDir>/server", "<rootDir>/scripts", "<rootDir>/bench"],
+      roots: [
+        "<rootDir>/supabase",
+        "<rootDir>/server",
+        "<rootDir>/scripts",
+        "<rootDir>/bench",
+        "<rootDir>/test",
+      ],
       transform: nodeTransform,
-      // A throwaway PostgreSQL server for the integration suites (or DATABASE_URL when set).
+      // Real servers, processes and databases on 2 shared cores: a test (or hook) may start a stack,
+      // a PostgreSQL database and an SMTP server, kill processes and wait for their restart.
+      globals: { testTimeoutMs: 120_000 },
+      setupFilesAfterEnv: ["<rootDir>/test/support/jest/timeout.ts"],
+      // A throwaway PostgreSQL server for the integration suites (or TEST_DATABASE_URL when set).
       globalSetup: "<rootDir>/test/support/jest/backend-setup.ts",
       globalTeardown: "<rootDir>/test/support/jest/backend-teardown.ts",
     },
@@ -59,7 +70,9 @@ module.exports = {
       testMatch: ["<rootDir>/e2e/**/*.test.ts"],
       transform: nodeTransform,
       globalSetup: "<rootDir>/e2e/global-setup.ts",
-      setupFilesAfterEnv: ["<rootDir>/test/support/jest/e2e-timeout.ts"],
+      // A real browser against a real server: a test may start pages, wait for mail and run axe.
+      globals: { testTimeoutMs: 60_000 },
+      setupFilesAfterEnv: ["<rootDir>/test/support/jest/timeout.ts"],
     },
   ],
 };

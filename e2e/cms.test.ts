@@ -1,24 +1,23 @@
 /**
  * The content editor as an editor meets it with `npm run cms`: Decap CMS at /admin/ of the built
  * site, saving through the local backend (scripts/cms-backend.ts) into a temporary copy of
- * content/. The page is opened at the address `npm run cms` prints (the backend's default port and
- * this run's token); the browser's requests there are handed to the backend this test started on a
- * free port.
+ * content/. The backend listens on a free port, which the stack is told as `npm run cms` tells
+ * Gatsby (CMS_BACKEND_PORT, for /admin/'s policy), and the page is opened at the address
+ * `npm run cms` prints with that port and this run's token: nothing here needs the default port.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readYaml as parseYaml } from "../src/content/yaml";
 import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core";
-import { variable } from "../supabase/functions/_shared/contract/variables";
 import { checkContent, contentTypeForFile, effectFields } from "../src/content/schema";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { type CmsBackendCopy, startCmsBackendCopy } from "../test/support/cms-backend";
 import { visible } from "../test/support/expect";
+import { freePort } from "../test/support/free-port";
 import { describeInBrowser } from "../test/support/site";
 import { ROOT, type Stack, startStack, TEST_SITE_DIR } from "../test/support/stack";
 
 const SCREENSHOTS = path.join(__dirname, "screenshots");
-const DEFAULT_BACKEND_PORT = Number(variable("CMS_BACKEND_PORT").default);
 
 describeInBrowser("the content editor at /admin/", () => {
   let stack: Stack;
@@ -26,12 +25,16 @@ describeInBrowser("the content editor at /admin/", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    const started = await Promise.allSettled([startStack({ PUBLIC_DIR: TEST_SITE_DIR }), launchChromium()]);
+    const backendPort = await freePort();
+    const started = await Promise.allSettled([
+      startStack({ PUBLIC_DIR: TEST_SITE_DIR, CMS_BACKEND_PORT: String(backendPort) }),
+      launchChromium(),
+    ]);
     const [site, chromium] = started;
     if (site.status === "fulfilled") stack = site.value;
     if (chromium.status === "fulfilled") browser = chromium.value;
     for (const result of started) if (result.status === "rejected") throw result.reason;
-    backend = await startCmsBackendCopy([stack.url]);
+    backend = await startCmsBackendCopy([stack.url], backendPort);
   }, 90_000);
 
   afterAll(async () => {
@@ -41,34 +44,24 @@ describeInBrowser("the content editor at /admin/", () => {
 
   /**
    * A logged-in editor on the CMS's start page, with every console message kept. The page is
-   * opened as `npm run cms` prints it, with the backend's port and token; the built site's policy
-   * allows the default port (8081), whose requests are handed to the backend this test started.
+   * opened as `npm run cms` prints it, with the backend's port and token; a request anywhere but
+   * the site and the backend is refused and kept.
    */
   async function openEditor(viewport: { width: number; height: number } = VIEWPORTS.desktop) {
     const context = await browser.newContext({ viewport });
     const elsewhere: string[] = [];
-    const defaultBackend = `http://127.0.0.1:${DEFAULT_BACKEND_PORT}`;
     await context.route(
-      (url) => url.origin !== stack.url && url.origin !== defaultBackend,
+      (url) => url.origin !== stack.url && url.origin !== `http://127.0.0.1:${backend.port}`,
       (route) => {
         elsewhere.push(route.request().url());
         return route.abort();
-      },
-    );
-    await context.route(
-      (url) => url.origin === defaultBackend,
-      async (route) => {
-        const { pathname, search } = new URL(route.request().url());
-        return route.fulfill({
-          response: await route.fetch({ url: `http://127.0.0.1:${backend.port}${pathname}${search}` }),
-        });
       },
     );
     const page = await context.newPage();
     const messages: ConsoleMessage[] = [];
     page.on("console", (message) => messages.push(message));
     const response = await page.goto(
-      `${stack.url}/admin/#cms-backend=${DEFAULT_BACKEND_PORT}&cms-token=${backend.token}`,
+      `${stack.url}/admin/#cms-backend=${backend.port}&cms-token=${backend.token}`,
     );
     await page.getByRole("button", { name: "Login" }).click();
     await page.getByRole("heading", { name: "Collections" }).waitFor();
@@ -100,6 +93,10 @@ describeInBrowser("the content editor at /admin/", () => {
     const sitePolicy = (await page.request.get(`${stack.url}/`)).headers()["content-security-policy"] ?? "";
     expect(adminPolicy).toContain("script-src 'self' 'unsafe-eval'");
     expect(adminPolicy).toContain("frame-ancestors 'none'");
+    // The backend's own port, as the stack was told it: the editor saves there (the tests below).
+    expect(adminPolicy).toContain(
+      `connect-src 'self' https://api.github.com http://localhost:${backend.port} http://127.0.0.1:${backend.port}`,
+    );
     expect(sitePolicy).not.toContain("unsafe-eval");
     expect(sitePolicy).toContain("script-src 'self' 'sha256-");
     expect(response?.headers()["x-robots-tag"]).toBe("noindex");

@@ -16,8 +16,6 @@ import { run as runEffect } from "../effect.ts";
 import { csvField, parseCommand } from "../../server/subscriber-commands.ts";
 import { run } from "../subscribers.ts";
 
-jest.setTimeout(60_000);
-
 const ROOT = path.resolve(__dirname, "../..");
 const execFileAsync = promisify(execFile);
 

@@ -4,21 +4,16 @@
  * Deno host. A state that is wrong, replayed, expired or from another browser gets a 4xx page and
  * never a token; GitHub's refusals and silence become pages that say so.
  */
-import { testPostgresUrl } from "../../test/support/databases.ts";
+import { forEachBackend } from "../../test/support/backends.ts";
 import {
   type GithubStandIn,
   STAND_IN_CLIENT_ID,
   STAND_IN_CLIENT_SECRET,
   startGithubStandIn,
 } from "../../test/support/github-stand-in.ts";
-import { type Backend, startTestStack, type TestStack } from "../../test/support/test-stack.ts";
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 import { COOKIE } from "../../supabase/functions/_shared/cms-auth/cms-auth.ts";
 import { checkState, issueState, stateKey } from "../../supabase/functions/_shared/cms-auth/oauth-state.ts";
-
-jest.setTimeout(120_000);
-
-const serverUrl = testPostgresUrl();
-const backends: Backend[] = serverUrl ? ["PGlite", "PostgreSQL", "Deno"] : ["PGlite"];
 
 /** A browser's popup, reduced to what matters: one cookie jar for the function's host, no redirects followed. */
 class Popup {
@@ -51,7 +46,7 @@ class Popup {
   }
 }
 
-describe.each(backends)("cms-auth on %s", (backend) => {
+forEachBackend("cms-auth on %s", { deno: true }, (backend, serverUrl) => {
   let github: GithubStandIn;
   let stack: TestStack;
 

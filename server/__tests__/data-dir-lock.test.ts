@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eventually } from "../../test/support/eventually.ts";
 import { lockDataDir } from "../data-dir-lock.ts";
 
 const linux = process.platform === "linux";
@@ -26,7 +27,10 @@ async function parentAndChild(): Promise<{ parent: ChildProcess; child: number }
   );
   // Until bash has become the sleep, bash itself would reap a killed child: wait for the exec.
   const command = () => readFileSync(`/proc/${parent.pid}/comm`, "utf8").trim();
-  while (command() !== "sleep") await new Promise((resolve) => setTimeout(resolve, 5));
+  await eventually(command, {
+    what: `bash (${parent.pid}) to become sleep`,
+    until: (name) => name === "sleep",
+  });
   return { parent, child };
 }
 
@@ -70,7 +74,10 @@ async function parentAndChild(): Promise<{ parent: ChildProcess; child: number }
     children.push(child);
     writeFileSync(lockFile(), `${child} ${startTime(child)}\n`);
     process.kill(child, "SIGKILL");
-    while (procState(child) !== "Z") await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually(() => procState(child), {
+      what: `the killed holder ${child} to be a zombie`,
+      until: (state) => state === "Z",
+    });
 
     const unlock = lockDataDir(dataDir);
     expect(readFileSync(lockFile(), "utf8")).toBe(`${process.pid} ${startTime(process.pid)}\n`);

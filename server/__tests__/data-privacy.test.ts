@@ -14,8 +14,6 @@ import { linkIn, waitForOutbox } from "../../test/support/outbox.ts";
 import { createSmtpCapture } from "../../test/support/smtp-capture.ts";
 import { startTestStack } from "../../test/support/test-stack.ts";
 
-jest.setTimeout(60_000);
-
 /** Every folder and file under `dir` (itself included) whose mode lets anyone but the owner in. */
 function openToOthers(dir: string): string[] {
   const entries = [

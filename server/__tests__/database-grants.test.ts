@@ -9,8 +9,6 @@ import { createPostgresExecutor } from "../../supabase/functions/_shared/db/post
 import { migrate } from "../migrations.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 
-jest.setTimeout(60_000);
-
 const API_ROLES = ["anon", "authenticated"] as const;
 const PRIVILEGES = ["SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER"];
 const serverUrl = testPostgresUrl();

@@ -8,6 +8,7 @@ import type { ParsedMail } from "mailparser";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eventually } from "../../test/support/eventually.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
@@ -24,8 +25,6 @@ import {
   seedConfirmed,
   contentIdentity,
 } from "../../test/support/effect-fixtures.ts";
-
-jest.setTimeout(120_000);
 
 const SITE = "https://www.thepurposeeffect.example";
 const DATE = "2026-11-23";
@@ -117,12 +116,17 @@ const duplicates = (addresses: string[]) =>
 
 /** Waits until no delivery is held under a lease that has not run out yet (the database's clock). */
 async function untilNoLiveLease(db: SqlExecutor): Promise<void> {
-  for (const deadline = Date.now() + 10_000; ;) {
-    const [row] = await db.query<{ live: number }>(
-      "select count(*)::int as live from effect_deliveries where status = 'sending' and lease_until > now()",
-    );
-    if (row.live === 0) return;
-    if (Date.now() > deadline) throw new Error(`${row.live} deliveries are still leased`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(
+    async () =>
+      (
+        await db.query<{ live: number }>(
+          "select count(*)::int as live from effect_deliveries where status = 'sending' and lease_until > now()",
+        )
+      )[0].live,
+    {
+      what: "no delivery still leased (the count of live leases)",
+      intervalMs: 50,
+      until: (live) => live === 0,
+    },
+  );
 }

@@ -7,6 +7,7 @@ import type { ParsedMail } from "mailparser";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eventually } from "../../test/support/eventually.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
@@ -35,8 +36,6 @@ import {
 import { oneClickUrl, rawHeader, recipients } from "../../test/support/outbox.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { preparedDataDir } from "../../test/support/test-stack.ts";
-
-jest.setTimeout(120_000);
 
 const SITE = "https://www.thepurposeeffect.example";
 const DATE = "2026-11-23";
@@ -270,8 +269,10 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
       const slow = send(env);
       // Past the end of the first lease the slow sender took, while it still waits on the server.
       const firstLease = await leaseTaken(opened.db);
-      while (Date.now() <= firstLease.getTime() + 200)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      await eventually(() => Date.now() > firstLease.getTime() + 200, {
+        what: `the first lease (until ${firstLease.toISOString()}) to have run out`,
+        intervalMs: 50,
+      });
       const second = await send(env, opened.connect() ?? opened.db);
       expect(second).not.toMatch(/now unknown/);
       expect(second).toMatch(/This run: 0 sent/);
@@ -313,12 +314,14 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
 
 /** The end of the lease a sender took on its batch, once it has one. */
 async function leaseTaken(db: SqlExecutor): Promise<Date> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-    const [row] = await db.query<{ until: Date | null }>(
-      "select min(lease_until) as until from effect_deliveries where status = 'sending'",
-    );
-    if (row?.until) return new Date(row.until);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("No sender took a lease");
+  const until = await eventually(
+    async () =>
+      (
+        await db.query<{ until: Date | null }>(
+          "select min(lease_until) as until from effect_deliveries where status = 'sending'",
+        )
+      )[0]?.until,
+    { what: "a sender's lease on its batch", intervalMs: 20 },
+  );
+  return new Date(until as Date);
 }

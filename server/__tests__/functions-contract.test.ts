@@ -4,16 +4,12 @@
  * (as on Supabase) on PostgreSQL.
  */
 import { SUBSCRIBER_STATUSES } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
+import { forEachBackend } from "../../test/support/backends.ts";
 import { testPostgresUrl } from "../../test/support/databases.ts";
 import { linkIn, oneClickUrl, waitForMailsTo, waitForOutbox } from "../../test/support/outbox.ts";
-import { type Backend, startTestStack, type TestStack } from "../../test/support/test-stack.ts";
-
-jest.setTimeout(60_000);
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 const postgresUrl = testPostgresUrl();
-const backends: Backend[] = postgresUrl
-  ? ["PGlite", "PostgreSQL", "Deno", "Deno behind Supabase's gateway"]
-  : ["PGlite"];
 
 let counter = 0;
 const freshAddress = (name = "visitor") => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
@@ -35,7 +31,7 @@ async function observable(response: Response) {
   return { status: response.status, body: await response.text(), headers };
 }
 
-describe.each(backends)("the newsletter functions on %s", (backend) => {
+forEachBackend("the newsletter functions on %s", { deno: true, gateway: true }, (backend, postgresUrl) => {
   let stack: TestStack;
 
   beforeAll(async () => {
@@ -364,7 +360,7 @@ describe.each(backends)("the newsletter functions on %s", (backend) => {
   });
 });
 
-describe.each(backends)("rate limiting on %s", (backend) => {
+forEachBackend("rate limiting on %s", { deno: true }, (backend, postgresUrl) => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack(backend, { RATE_LIMIT_PER_MINUTE: "3" }, postgresUrl);
@@ -410,7 +406,7 @@ describe.each(backends)("rate limiting on %s", (backend) => {
   });
 });
 
-describe.each(backends)("the subscriber record on %s", (backend) => {
+forEachBackend("the subscriber record on %s", { deno: true }, (backend, postgresUrl) => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack(backend, {}, postgresUrl);

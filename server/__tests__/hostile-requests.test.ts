@@ -7,10 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eventually } from "../../test/support/eventually.ts";
 import { MAX_CONNECTIONS, type RunningServer, startServer } from "../start-server.ts";
 import { preparedDataDir } from "../../test/support/test-stack.ts";
-
-jest.setTimeout(60_000);
 
 interface RawAnswer {
   status: number;
@@ -148,9 +147,10 @@ describe("hostile requests to the local stack", () => {
       for (const socket of sockets) socket.destroy();
     }
     // Room again once the server has seen them go.
-    let status = 0;
-    for (const deadline = Date.now() + 5_000; status !== 200 && Date.now() < deadline;)
-      status = (await get("/")).status;
-    expect(status).toBe(200);
+    await eventually(async () => (await get("/")).status, {
+      what: "a 200 once the held connections are gone",
+      timeoutMs: 5_000,
+      until: (status) => status === 200,
+    });
   });
 });

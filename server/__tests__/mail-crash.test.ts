@@ -8,12 +8,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
+import { eventually } from "../../test/support/eventually.ts";
+import { forEachBackend } from "../../test/support/backends.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/support/databases.ts";
 import { freePort } from "../../test/support/free-port.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { preparedDataDir } from "../../test/support/test-stack.ts";
-
-jest.setTimeout(120_000);
 
 const ROOT = path.resolve(__dirname, "../..");
 const SIGNUPS = 40;
@@ -31,21 +31,20 @@ async function startStack(
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/Listening on/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`The stack did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(
+    () => {
+      if (child.exitCode !== null) throw new Error(`The stack exited (${child.exitCode}):\n${output}`);
+      return /Listening on/.test(output);
+    },
+    { what: "the stack to listen", timeoutMs: 60_000, intervalMs: 50 },
+  );
   return { child, output: () => output };
 }
 
 const stopped = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
 
-const backends = testPostgresUrl() ? (["PGlite", "PostgreSQL"] as const) : (["PGlite"] as const);
-
-describe.each(backends)("kill -9 during delivery on %s", (backend) => {
+forEachBackend("kill -9 during delivery on %s", (backend, postgresUrl) => {
   let smtp: SmtpCapture;
   let dataDir: string;
   let database: TestDatabase | undefined;
@@ -55,7 +54,7 @@ describe.each(backends)("kill -9 during delivery on %s", (backend) => {
     // Each mail is held a while before it is accepted, so the kill lands in the middle of a batch.
     smtp = await createSmtpCapture({ acceptDelayMs: 150 });
     dataDir = backend === "PGlite" ? await preparedDataDir() : mkdtempSync(path.join(tmpdir(), "crash-"));
-    if (backend === "PostgreSQL") database = await createTestDatabase(testPostgresUrl() as string);
+    if (postgresUrl) database = await createTestDatabase(postgresUrl);
     mkdirSync(path.join(dataDir, "site"), { recursive: true });
     writeFileSync(path.join(dataDir, "site", "index.html"), "<!doctype html><p>Home</p>");
   });
@@ -108,8 +107,12 @@ describe.each(backends)("kill -9 during delivery on %s", (backend) => {
     running = (await startStack(env)).child;
     const received = () =>
       new Set(smtp.mails.flatMap((mail) => (mail.to && !Array.isArray(mail.to) ? [mail.to.text] : [])));
-    while (received().size < SIGNUPS && performance.now() - restartedAt < 60_000)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => received().size, {
+      what: `every one of the ${SIGNUPS} addresses mailed (distinct recipients so far)`,
+      timeoutMs: 60_000,
+      intervalMs: 50,
+      until: (size) => size >= SIGNUPS,
+    });
     const tookMs = performance.now() - restartedAt;
 
     expect([...received()].sort()).toEqual([...addresses].sort());

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
 import { createAdminQueries } from "../../supabase/functions/_shared/subscriptions/admin-queries.ts";
-import { testPostgresUrl } from "../../test/support/databases.ts";
+import { forEachBackend } from "../../test/support/backends.ts";
 import {
   contentIdentity,
   fixtureEdition,
@@ -39,13 +39,9 @@ import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-cap
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 import { effectContext, runEffectCommand } from "../effect-commands.ts";
 
-jest.setTimeout(120_000);
-
-const serverUrl = testPostgresUrl();
-const backends = serverUrl ? (["PGlite", "PostgreSQL"] as const) : (["PGlite"] as const);
 const key = makeSigningKey();
 
-describe.each(backends)("mail events on %s", (backend) => {
+forEachBackend("mail events on %s", (backend, serverUrl) => {
   let smtp: SmtpCapture;
   let stack: TestStack;
   const sns = snsFetch(key);

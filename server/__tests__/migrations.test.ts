@@ -6,8 +6,6 @@ import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-execut
 import { migrate } from "../migrations.ts";
 import { createPgliteExecutor } from "../pglite-executor.ts";
 
-jest.setTimeout(60_000);
-
 describe("the migration runner", () => {
   let db: SqlExecutor;
   let dir: string;

@@ -6,8 +6,6 @@
  */
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
-jest.setTimeout(60_000);
-
 let counter = 0;
 const address = () => `limit-${process.pid}-${++counter}@example.com`;
 

@@ -8,10 +8,8 @@
  * - the link endpoints answering any number of calls.
  * The signup's answer is the same `200 {"status":"pending"}` whether a mail goes out or not.
  */
-import { linkIn, readOutbox, recipients } from "../../test/support/outbox.ts";
+import { linkIn, readOutbox, recipients, waitForMailsTo } from "../../test/support/outbox.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
-
-jest.setTimeout(60_000);
 
 let counter = 0;
 const unique = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}`;
@@ -96,11 +94,7 @@ describe("an unsubscribed address signed up by a stranger", () => {
       { email },
       { headers: { referer: `${stack.origin}/effects/2026-11-20/` } },
     );
-    let [mail] = (await readOutbox(stack.outbox)).filter((m) => recipients(m).includes(email));
-    for (let tries = 0; !mail && tries < 100; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      [mail] = (await readOutbox(stack.outbox)).filter((m) => recipients(m).includes(email));
-    }
+    const [mail] = await waitForMailsTo(stack.outbox, email);
     await stack.post("confirm-subscription", { token: linkIn(mail, "confirm").searchParams.get("confirm") });
     await stack.post("unsubscribe", { token: linkIn(mail, "unsubscribe").searchParams.get("unsubscribe") });
     const unsubscribed = await row(email);

@@ -5,15 +5,10 @@
  * A form post from anywhere but the site is refused before anything is counted or stored.
  */
 import { SIGNUP_RESULT_PAGES } from "../../supabase/functions/_shared/contract/signup-result-pages.ts";
-import { testPostgresUrl } from "../../test/support/databases.ts";
+import { forEachBackend } from "../../test/support/backends.ts";
 import { linkIn, recipients } from "../../test/support/outbox.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
-import { type Backend, startTestStack, type TestStack } from "../../test/support/test-stack.ts";
-
-jest.setTimeout(60_000);
-
-const postgresUrl = testPostgresUrl();
-const backends: Backend[] = postgresUrl ? ["PGlite", "PostgreSQL"] : ["PGlite"];
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 let counter = 0;
 const freshAddress = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
@@ -45,7 +40,7 @@ const redirect = (response: Response) => ({
 const rowOf = async (stack: TestStack, email: string) =>
   (await stack.server.backend.admin.list()).find((row) => row.email === email);
 
-describe.each(backends)("the signup form without JavaScript on %s", (backend) => {
+forEachBackend("the signup form without JavaScript on %s", (backend, postgresUrl) => {
   let smtp: SmtpCapture;
   let stack: TestStack;
 

@@ -4,13 +4,12 @@
  */
 import type { ParsedMail } from "mailparser";
 import { createServer, type Server, type Socket } from "node:net";
+import { eventually } from "../../test/support/eventually.ts";
 import { createSmtpMailer } from "../../supabase/functions/_shared/mail/smtp.ts";
 import { freePort } from "../../test/support/free-port.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { linkIn, oneClickUrl, rawHeader, recipients } from "../../test/support/outbox.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
-
-jest.setTimeout(60_000);
 
 describe("confirmation mail over SMTP", () => {
   let smtp: SmtpCapture;
@@ -78,10 +77,9 @@ describe("an SMTP outage", () => {
     try {
       const response = await stack.post("send-confirmation", { email: "patient@example.com" });
       expect(response.status).toBe(200);
-      const deadline = Date.now() + 10_000;
-      while (!stack.logs.some((line) => line.includes("failed (attempt 2)")) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await eventually(() => stack.logs.some((line) => line.includes("failed (attempt 2)")), {
+        what: "the second failed attempt in the log",
+      });
       expect(stack.logs.join("\n")).toMatch(
         /mail to p•••@example\.com failed \(attempt 1\), retrying in 0\.2s/,
       );
@@ -127,9 +125,9 @@ describe("an SMTP outage", () => {
     try {
       await stack.post("send-confirmation", { email: "restart@example.com" });
       // The first attempt has failed (no SMTP server) before the stack stops.
-      const deadline = Date.now() + 10_000;
-      while (!stack.logs.some((line) => line.includes("failed (attempt 1)")) && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 25));
+      await eventually(() => stack.logs.some((line) => line.includes("failed (attempt 1)")), {
+        what: "the first failed attempt in the log",
+      });
       expect(await stack.mailJobsTo("restart@example.com")).toEqual(["queued"]);
       await stack.restart();
       await smtp.start();

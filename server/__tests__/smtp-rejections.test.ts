@@ -5,8 +5,6 @@
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
-jest.setTimeout(60_000);
-
 describe("a recipient the SMTP server refuses for good", () => {
   let smtp: SmtpCapture;
   let stack: TestStack;

@@ -22,8 +22,6 @@ import { hostHeaders } from "../../site-headers/host-headers.ts";
 import { type RunningServer, startServer } from "../start-server.ts";
 import { preparedDataDir } from "../../test/support/test-stack.ts";
 
-jest.setTimeout(60_000);
-
 const INLINE = 'window.___webpackCompilationHash="abc";';
 const BIG_JS = `console.log(${JSON.stringify("x".repeat(5000))});`;
 const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };

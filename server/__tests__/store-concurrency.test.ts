@@ -4,14 +4,13 @@
  * for the other instead of the two deadlocking (PostgreSQL would abort one of them).
  */
 import postgres from "postgres";
+import { eventually } from "../../test/support/eventually.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { createMailQueue } from "../../supabase/functions/_shared/mail/mail-queue.ts";
 import { createSubscriberStore } from "../../supabase/functions/_shared/subscriptions/subscriber-store.ts";
 import { migrate } from "../migrations.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
-
-jest.setTimeout(60_000);
 
 const postgresUrl = testPostgresUrl();
 const limits = {
@@ -85,12 +84,13 @@ const limits = {
 
 /** Waits until `count` sessions of the test's database wait on a lock (pg_stat_activity). */
 async function untilWaiting(sql: ReturnType<typeof postgres>, count: number): Promise<void> {
-  for (const deadline = Date.now() + 10_000; ;) {
-    const [row] = await sql<{ waiting: number }[]>`
-      select count(*)::int as waiting from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`;
-    if (row.waiting === count) return;
-    if (Date.now() > deadline) throw new Error(`${row.waiting} sessions wait on a lock, not ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await eventually(
+    async () =>
+      (
+        await sql<{ waiting: number }[]>`
+          select count(*)::int as waiting from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`
+      )[0].waiting,
+    { what: `${count} sessions waiting on a lock`, intervalMs: 10, until: (waiting) => waiting === count },
+  );
 }

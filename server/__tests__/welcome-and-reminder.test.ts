@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ParsedMail } from "mailparser";
 import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
-import { testPostgresUrl } from "../../test/support/databases.ts";
+import { forEachBackend } from "../../test/support/backends.ts";
 import {
   contentIdentity,
   fixtureEdition,
@@ -23,13 +23,9 @@ import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-cap
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 import { effectContext, runEffectCommand } from "../effect-commands.ts";
 
-jest.setTimeout(120_000);
-
-const serverUrl = testPostgresUrl();
-const backends = serverUrl ? (["PGlite", "PostgreSQL"] as const) : (["PGlite"] as const);
 const HOUR = 3600;
 
-describe.each(backends)("welcome and reminder on %s", (backend) => {
+forEachBackend("welcome and reminder on %s", (backend, serverUrl) => {
   let smtp: SmtpCapture;
   let stack: TestStack;
   let publicDir: string;

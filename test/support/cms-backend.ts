@@ -16,16 +16,16 @@ export interface CmsBackendCopy {
 }
 
 /**
- * The content editor's local backend, started as `npm run cms` starts it (a token of its own) on a
- * free loopback port, editing a temporary copy of `content/`, so a test saves through the CMS
- * without touching the repository.
+ * The content editor's local backend, started as `npm run cms` starts it (a token of its own) on
+ * `port` (a free loopback port unless told), editing a temporary copy of `content/`, so a test saves
+ * through the CMS without touching the repository.
  */
-export async function startCmsBackendCopy(siteOrigins: string[]): Promise<CmsBackendCopy> {
+export async function startCmsBackendCopy(siteOrigins: string[], port = 0): Promise<CmsBackendCopy> {
   const repoDir = mkdtempSync(path.join(tmpdir(), "purpose-cms-"));
   cpSync(path.join(ROOT, "content"), path.join(repoDir, "content"), { recursive: true });
   const token = randomBytes(24).toString("base64url");
   try {
-    const backend = await startCmsBackend({ root: repoDir, token, port: 0, siteOrigins });
+    const backend = await startCmsBackend({ root: repoDir, token, port, siteOrigins });
     return {
       apiUrl: backend.url,
       port: backend.port,

@@ -1,5 +1,6 @@
 /** The signup as a visitor does it in the browser: the inline card, the dialog, the page's own errors. */
 import type { Locator, Page } from "playwright-core";
+import { eventually } from "./eventually";
 import { notice, visible } from "./expect";
 import { content, SPEC } from "./texts";
 import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/contract/signup-result-pages";
@@ -37,15 +38,16 @@ export const pageErrors = (messages: { type(): string; text(): string }[]): stri
     .map((message) => message.text());
 
 /**
- * True once the inline card's top is in the upper half of the window, where following a link to
- * it leaves it (smooth scrolling takes a moment). Reads layout only, so it works with JavaScript off.
+ * Waits until the inline card's top is in the upper half of the window, where following a link to
+ * it leaves it (smooth scrolling takes a moment); fails with where it was. Reads layout only, so it
+ * works with JavaScript off.
  */
-export async function cardInView(page: Page): Promise<boolean> {
+export async function cardInView(page: Page): Promise<void> {
   const viewport = page.viewportSize();
-  for (let tries = 0; tries < 30; tries += 1) {
-    const box = await page.locator(`#${SIGNUP_CARD_ANCHOR}`).boundingBox();
-    if (box && viewport && box.y >= -1 && box.y < viewport.height / 2) return true;
-    await page.waitForTimeout(100);
-  }
-  return false;
+  await eventually(() => page.locator(`#${SIGNUP_CARD_ANCHOR}`).boundingBox(), {
+    what: `the signup card's top in the upper half of the ${viewport?.height ?? "?"} px window`,
+    timeoutMs: 3_000,
+    intervalMs: 100,
+    until: (box) => Boolean(box && viewport && box.y >= -1 && box.y < viewport.height / 2),
+  });
 }

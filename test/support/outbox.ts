@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { simpleParser, type ParsedMail } from "mailparser";
+import { eventually } from "./eventually";
 
 /** The mail files, oldest first (their names start with the time they were written). */
 export const outboxFiles = (outboxDir: string): string[] =>
@@ -25,14 +26,11 @@ export async function waitForOutbox(
   count: number,
   timeoutMs = 10_000,
 ): Promise<ParsedMail[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mails = await readOutbox(outboxDir);
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline)
-      throw new Error(`Expected ${count} mails in ${outboxDir}, found ${mails.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return eventually(() => readOutbox(outboxDir), {
+    what: `${count} mails in ${outboxDir}`,
+    timeoutMs,
+    until: (mails) => mails.length >= count,
+  });
 }
 
 export const recipients = (mail: ParsedMail): string[] =>
@@ -59,15 +57,11 @@ export async function waitForMailsTo(
   count = 1,
   timeoutMs = 10_000,
 ): Promise<ParsedMail[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mails = await mailsTo(outboxDir, address);
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline) {
-      throw new Error(`Expected ${count} mails to ${address} in ${outboxDir}, found ${mails.length}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return eventually(() => mailsTo(outboxDir, address), {
+    what: `${count} mails to ${address} in ${outboxDir}`,
+    timeoutMs,
+    until: (mails) => mails.length >= count,
+  });
 }
 
 /** The `?confirm=` or `?unsubscribe=` page link in a mail's text part. */

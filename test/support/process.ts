@@ -3,6 +3,7 @@
  * everything it started: the one process starter of tests and benchmarks.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { eventually } from "./eventually";
 
 export interface StartedProcess {
   child: ChildProcess;
@@ -29,19 +30,25 @@ const groupAlive = (pid: number): boolean => {
   }
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** True once process group `pid` has gone within `timeoutMs`; false if some of it still runs. */
+const groupGone = (pid: number, timeoutMs: number): Promise<boolean> =>
+  eventually(() => !groupAlive(pid), {
+    what: `process group ${pid} to exit`,
+    timeoutMs,
+    intervalMs: 50,
+  }).then(
+    () => true,
+    () => false,
+  );
 
 async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
   const pid = child.pid;
   if (pid === undefined || !groupAlive(pid)) return;
   process.kill(-pid, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (groupAlive(pid) && Date.now() < deadline) await sleep(50);
-  if (!groupAlive(pid)) return;
+  if (await groupGone(pid, graceMs)) return;
   process.kill(-pid, "SIGKILL");
   // Bounded: an orphan that nobody reaps stays visible as a zombie.
-  const killDeadline = Date.now() + 2_000;
-  while (groupAlive(pid) && Date.now() < killDeadline) await sleep(50);
+  await groupGone(pid, 2_000);
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { eventually } from "./eventually.ts";
 import { freePort } from "./free-port.ts";
 
 export interface SmtpCapture {
@@ -75,12 +76,11 @@ export async function createSmtpCapture(options: SmtpCaptureOptions = {}): Promi
       if (running) await new Promise<void>((resolve) => running.close(() => resolve()));
     },
     async waitForMails(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (mails.length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`Expected ${count} mails, got ${mails.length} after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await eventually(() => mails.length, {
+        what: `${count} mails on the SMTP server`,
+        timeoutMs,
+        until: (received) => received >= count,
+      });
       return mails;
     },
   };
