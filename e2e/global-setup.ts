@@ -1,3 +1,4 @@
+// The browser tests' build, into `.test-site/`.
 import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../test/support/browser";
 import { buildSiteIfStale } from "../scripts/site-build";
 import { E2E_EFFECTS_ENV } from "../test/support/effects";

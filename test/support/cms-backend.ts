@@ -1,3 +1,4 @@
+// The content editor's local backend, with a token, on a copy of `content/`.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";

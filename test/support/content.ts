@@ -1,3 +1,4 @@
+// `content/` read for the site's unit tests.
 import { readFileSync } from "fs";
 import path from "path";
 import { readYaml } from "../../src/content/yaml";

@@ -1,3 +1,4 @@
+// The browser tests' own Effects.
 import path from "node:path";
 import { loadEffects, publishedEffects } from "../../src/effects/effects";
 import { readContent } from "./content";

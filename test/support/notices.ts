@@ -1,3 +1,4 @@
+// The notices on the page, for the site's unit tests.
 import { waitFor } from "@testing-library/react";
 
 const noticesOnPage = () => Array.from(document.querySelectorAll<HTMLElement>("#notices .Toastify__toast"));
@@ -6,7 +7,7 @@ const noticesOnPage = () => Array.from(document.querySelectorAll<HTMLElement>("#
  * The notice area lives for the whole page (as it does for a visitor), so notices from an earlier
  * test stay in the document. This waits for the one notice the action under test adds.
  */
-/** The spec's failure notice (error catalogue): what a visitor sees whenever a call fails. */
+/** The failure notice: what a visitor sees whenever a call fails. */
 export const FAILURE_NOTICE = {
   title: "Something went wrong",
   description: "Please try again later.",

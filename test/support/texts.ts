@@ -31,7 +31,7 @@ export const SPEC = {
   coreValues: ["Confidence", "Consistency", "Respect", "Responsibility", "Commitment", "Love"],
 } as const;
 
-/** The editors' texts from content/*.yaml, for the copy the spec leaves to them. */
+/** The editors' texts from content/*.yaml, for the copy the editors own. */
 export const content = landingData();
 export const notFoundContent = readContent<{ text: string }>("not-found");
 
