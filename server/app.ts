@@ -12,7 +12,7 @@ import {
   type Logger,
   requestLog,
 } from "../supabase/functions/_shared/hosts.ts";
-import { isAdminPath } from "../site-headers/security-headers.ts";
+import { isAdminPath, isSignInPage } from "../site-headers/security-headers.ts";
 import { staticSite } from "./static-site.ts";
 
 export interface AppOptions {
@@ -22,6 +22,8 @@ export interface AppOptions {
   securityHeaders: Record<string, string>;
   /** ...but under /admin/, the content editor's own (a looser policy Decap CMS needs, noindex). */
   adminSecurityHeaders: Record<string, string>;
+  /** ...and the editor's sign-in pages theirs (they keep the popup's opener). */
+  signInPageSecurityHeaders: Record<string, string>;
   log: Logger;
   /** Reverse proxies in front: the client is the entry the outermost appended to `X-Forwarded-For`. */
   trustedHops: number;
@@ -38,7 +40,11 @@ export function createApp(options: AppOptions): Hono<Env> {
   app.use(requestLog(log));
   app.use(async (c, next) => {
     await next();
-    const headers = isAdminPath(c.req.path) ? options.adminSecurityHeaders : options.securityHeaders;
+    const headers = isSignInPage(c.req.path)
+      ? options.signInPageSecurityHeaders
+      : isAdminPath(c.req.path)
+        ? options.adminSecurityHeaders
+        : options.securityHeaders;
     for (const [name, value] of Object.entries(headers)) {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     }

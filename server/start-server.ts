@@ -22,6 +22,7 @@ import {
   localBackendOrigins,
   contentSecurityPolicy,
   securityHeaders,
+  signInPageSecurityHeaders,
   siteConnectOrigins,
 } from "../site-headers/security-headers.ts";
 import { readSenderIdentity } from "../src/content/read-brand.ts";
@@ -154,6 +155,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       adminSecurityHeaders: adminSecurityHeaders({
         localBackends: localBackendOrigins(local.cmsBackendPort),
       }),
+      signInPageSecurityHeaders: signInPageSecurityHeaders(siteConnectOrigins(env)),
       securityHeaders: securityHeaders(
         contentSecurityPolicy({ publicDir, connectOrigins: siteConnectOrigins(env) }),
       ),

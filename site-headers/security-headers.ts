@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { CMS_SIGN_IN_PATH, CMS_SIGNED_IN_PATH } from "../supabase/functions/_shared/contract/cms-sign-in.ts";
 import { readVariable } from "../supabase/functions/_shared/contract/variables.ts";
 
 /** Inline scripts (no `src`): their attributes and their exact text, which is what the browser hashes. */
@@ -138,6 +139,41 @@ export const adminSecurityHeaders = (
   "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
   "X-Robots-Tag": "noindex",
 });
+
+/** The two pages around the editor's GitHub sign-in (scripts/cms-sign-in-pages.ts). */
+export const SIGN_IN_PAGES = [CMS_SIGN_IN_PATH, CMS_SIGNED_IN_PATH] as const;
+
+export const isSignInPage = (urlPath: string): boolean =>
+  SIGN_IN_PAGES.some(
+    (page) => urlPath === page || urlPath === page.slice(0, -1) || urlPath === `${page}index.html`,
+  );
+
+/**
+ * The sign-in pages' headers. They live in the popup that GitHub's pages passed through, so they
+ * keep their opener (COOP unsafe-none; `/admin/`'s policy would cut them off and the token could
+ * not reach the editor), run only their own script file, and may call only the functions
+ * (`connectOrigins`: the Supabase project; the local stack is 'self').
+ */
+export function signInPageSecurityHeaders(connectOrigins: readonly string[] = []): Record<string, string> {
+  return {
+    ...securityHeaders(
+      [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self'",
+        `connect-src ${["'self'", ...connectOrigins].join(" ")}`,
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+      ].join("; "),
+    ),
+    "Cross-Origin-Opener-Policy": "unsafe-none",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "X-Robots-Tag": "noindex",
+  };
+}
 
 export const isAdminPath = (urlPath: string): boolean =>
   urlPath === "/admin" || urlPath.startsWith(ADMIN_PATH);

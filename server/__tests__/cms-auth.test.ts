@@ -1,8 +1,10 @@
 /**
  * cms-auth, the content editor's GitHub sign-in, over HTTP as the browser's popup meets it, against
- * a GitHub stand-in on loopback: on the local stack (PGlite and PostgreSQL) and on the functions'
- * Deno host. A state that is wrong, replayed, expired or from another browser gets a 4xx page and
- * never a token; GitHub's refusals and silence become pages that say so.
+ * a GitHub stand-in on loopback: on the local stack (PGlite and PostgreSQL), on the functions' Deno
+ * host, and on it behind the stand-in for Supabase's gateway, which serves a function's HTML as
+ * plain text. So no answer is a page: the callback redirects to the site's page with a one-time
+ * code (exchanged once, by a POST, for the token) or a reason; a state that is wrong, replayed,
+ * expired or from another browser, a cancel, GitHub's refusal and its silence never give a token.
  */
 import { forEachBackend } from "../../test/support/backends.ts";
 import {
@@ -13,6 +15,7 @@ import {
 } from "../../test/support/github-stand-in.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 import { COOKIE } from "../../supabase/functions/_shared/cms-auth/cms-auth.ts";
+import { CMS_SIGNED_IN_PATH } from "../../supabase/functions/_shared/contract/cms-sign-in.ts";
 import { checkState, issueState, stateKey } from "../../supabase/functions/_shared/cms-auth/oauth-state.ts";
 
 /** A browser's popup, reduced to what matters: one cookie jar for the function's host, no redirects followed. */
@@ -46,7 +49,25 @@ class Popup {
   }
 }
 
-forEachBackend("cms-auth on %s", { deno: true }, (backend, serverUrl) => {
+/** Where an answer sends the popup: the site's page, and what its fragment says. */
+function landing(answer: Response, stack: TestStack): { code?: string; error?: string } {
+  expect(answer.status).toBe(303);
+  const location = new URL(answer.headers.get("location") ?? "");
+  expect(`${location.origin}${location.pathname}`).toBe(`${stack.origin}${CMS_SIGNED_IN_PATH}`);
+  // Nothing the servers on the way could log: all of it is in the fragment.
+  expect(location.search).toBe("");
+  return Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+}
+
+/** The site's page exchanging its code, as the browser sends it: JSON, from the site's origin. */
+const exchange = (stack: TestStack, code: string) =>
+  fetch(`${stack.url}/functions/v1/cms-auth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: stack.origin },
+    body: JSON.stringify({ code }),
+  });
+
+forEachBackend("cms-auth on %s", { deno: true, gateway: true }, (backend, serverUrl) => {
   let github: GithubStandIn;
   let stack: TestStack;
 
@@ -84,36 +105,51 @@ forEachBackend("cms-auth on %s", { deno: true }, (backend, serverUrl) => {
     expect(authorize.searchParams.get("state")).not.toContain(cookie.split(";")[0].split("=")[1]);
   });
 
-  it("hands the token GitHub issued to the site's own origin only, once", async () => {
+  it("ends on the site's page with a one-time code, which gives the token GitHub issued once, to the site's origin", async () => {
     const popup = new Popup(stack);
     const signedIn = await popup.signIn(github);
     const { answer } = signedIn;
-    const page = await answer.text();
-    expect(answer.status).toBe(200);
-    const token = github.tokens.at(-1) as string;
-    expect(page).toContain(
-      `authorization:github:success:{\\"token\\":\\"${token}\\",\\"provider\\":\\"github\\"}`,
-    );
-    expect(page).toContain(`var origins = ["${stack.origin}"]`);
-    expect(page).toContain("<h1>Signed in</h1>");
-    expect(answer.headers.get("cross-origin-opener-policy")).toBe("unsafe-none");
+    const { code } = landing(answer, stack);
+    expect(code).toMatch(/^[\w-]{43}$/);
     expect(answer.headers.get("referrer-policy")).toBe("no-referrer");
     expect(answer.headers.get("cache-control")).toBe("no-store");
-    const policy = answer.headers.get("content-security-policy") ?? "";
-    const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
-    expect(page).toContain(`<script nonce="${nonce}">`);
-    expect(policy).toContain("default-src 'none'");
+    // No page, so nothing the platform could turn into plain text.
+    expect(answer.headers.get("content-type") ?? "").not.toMatch(/html/);
+    const token = github.tokens.at(-1) as string;
+    expect(answer.headers.get("location")).not.toContain(token);
+
+    const handed = await exchange(stack, code as string);
+    expect(handed.status).toBe(200);
+    expect(await handed.json()).toEqual({ token, provider: "github" });
+    expect(handed.headers.get("access-control-allow-origin")).toBe(stack.origin);
+    expect(handed.headers.get("cache-control")).toBe("no-store");
+    // Once.
+    const again = await exchange(stack, code as string);
+    expect(again.status).toBe(410);
+    expect(await again.text()).not.toContain(token);
+    // Another site's page gets no CORS to read it with.
+    const foreign = await fetch(`${stack.url}/functions/v1/cms-auth/token`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
 
     // The same callback again, cookie and all: the state was used.
     const replay = new Popup(stack);
     replay.cookie = signedIn.cookie;
-    const replayed = await replay.open(signedIn.callback);
-    const replayedPage = await replayed.text();
-    expect(replayed.status).toBe(400);
-    expect(replayedPage).toContain("This sign-in address has already been used.");
-    expect(replayedPage).not.toContain(token);
-    // The success page cleared the cookie: the popup itself cannot finish again either.
+    expect(landing(await replay.open(signedIn.callback), stack)).toEqual({ error: "replayed" });
+    // The redirect cleared the cookie: the popup itself cannot finish again either.
     expect(popup.cookie).toBe("");
+  });
+
+  it("refuses a code it never made, and a code that waited over a minute", async () => {
+    expect((await exchange(stack, "x".repeat(43))).status).toBe(410);
+    expect((await exchange(stack, "not a code")).status).toBe(400);
+    const { code } = landing((await new Popup(stack).signIn(github)).answer, stack);
+    stack.advance(61);
+    const late = await exchange(stack, code as string);
+    expect(late.status).toBe(410);
+    expect((await late.json()).error.code).toBe("code_used");
   });
 
   it("refuses a callback from another browser, a forged state and an expired one, without asking GitHub", async () => {
@@ -123,16 +159,14 @@ forEachBackend("cms-auth on %s", { deno: true }, (backend, serverUrl) => {
     const started = await first.open("/functions/v1/cms-auth?provider=github&scope=repo");
     const state = new URL(started.headers.get("location") ?? "").searchParams.get("state") ?? "";
     const stranger = await new Popup(stack).open(`/functions/v1/cms-auth/callback?code=abc&state=${state}`);
-    expect(stranger.status).toBe(400);
-    expect(await stranger.text()).toContain("was not started in this browser");
+    expect(landing(stranger, stack)).toEqual({ error: "no_cookie" });
 
     // Forged: the signature of another state.
     const [id, expiry] = state.split(".");
     const forged = await first.open(
       `/functions/v1/cms-auth/callback?code=abc&state=${id}.${Number(expiry) + 3600}.${state.split(".")[2]}`,
     );
-    expect(forged.status).toBe(400);
-    expect(await forged.text()).toContain("is not one this site made");
+    expect(landing(forged, stack)).toEqual({ error: "forged" });
 
     // Expired: eleven minutes later.
     const late = new Popup(stack);
@@ -140,37 +174,27 @@ forEachBackend("cms-auth on %s", { deno: true }, (backend, serverUrl) => {
     const lateState = new URL(lateStart.headers.get("location") ?? "").searchParams.get("state");
     stack.advance(11 * 60);
     const expired = await late.open(`/functions/v1/cms-auth/callback?code=abc&state=${lateState}`);
-    expect(expired.status).toBe(400);
-    expect(await expired.text()).toContain("has expired");
+    expect(landing(expired, stack)).toEqual({ error: "expired" });
 
     const garbage = await late.open("/functions/v1/cms-auth/callback?code=abc&state=%3Cscript%3E");
-    expect(garbage.status).toBe(400);
-    expect(await garbage.text()).not.toContain("<script>alert");
+    expect(landing(garbage, stack)).toEqual({ error: "malformed" });
     expect(github.tokens.length).toBe(tokensBefore);
   });
 
   it("says so when the editor cancels on GitHub or GitHub refuses the code, with no token", async () => {
     const cancelled = await new Popup(stack).signIn(github, "Cancel");
-    expect(cancelled.answer.status).toBe(403);
-    const cancelledPage = await cancelled.answer.text();
-    expect(cancelledPage).toContain("Sign-in cancelled");
-    expect(cancelledPage).toContain("authorization:github:error:");
+    expect(landing(cancelled.answer, stack)).toEqual({ error: "cancelled" });
 
-    // A code GitHub does not know: its own words come back, escaped.
     const popup = new Popup(stack);
     const started = await popup.open("/functions/v1/cms-auth?provider=github");
     const state = new URL(started.headers.get("location") ?? "").searchParams.get("state");
     const refused = await popup.open(`/functions/v1/cms-auth/callback?code=not-a-code&state=${state}`);
-    const refusedPage = await refused.text();
-    expect(refused.status).toBe(400);
-    expect(refusedPage).toContain("GitHub said: The code passed is incorrect or expired.");
-    expect(refusedPage).not.toContain("success");
+    expect(landing(refused, stack)).toEqual({ error: "github_refused" });
   });
 
   it("refuses another provider and any method but GET", async () => {
     const other = await new Popup(stack).open("/functions/v1/cms-auth?provider=gitlab");
-    expect(other.status).toBe(400);
-    expect(await other.text()).toContain("signs editors in with GitHub only");
+    expect(landing(other, stack)).toEqual({ error: "unknown_provider" });
     const posted = await fetch(`${stack.url}/functions/v1/cms-auth`, { method: "POST" });
     expect(posted.status).toBe(405);
     expect(posted.headers.get("allow")).toBe("GET");
@@ -178,7 +202,7 @@ forEachBackend("cms-auth on %s", { deno: true }, (backend, serverUrl) => {
 });
 
 describe("cms-auth when GitHub is down or the app is not set up", () => {
-  it("answers 502 with a page when GitHub cannot be reached, and 503 when it is not configured", async () => {
+  it("ends on the site's page saying GitHub could not be reached, or that sign-in is not set up", async () => {
     const github = await startGithubStandIn();
     const down = await startTestStack("PGlite", {
       CMS_GITHUB_CLIENT_ID: STAND_IN_CLIENT_ID,
@@ -194,16 +218,12 @@ describe("cms-auth when GitHub is down or the app is not set up", () => {
       const callback = (/<a href="([^"]+)">Authorize<\/a>/.exec(page)?.[1] ?? "").replace(/&amp;/g, "&");
       await github.stop();
       const answer = await popup.open(callback.replace(/^https?:\/\/[^/]+/, ""));
-      expect(answer.status).toBe(502);
-      const text = await answer.text();
-      expect(text).toContain("GitHub could not be reached");
-      expect(text).not.toMatch(/at \w+ \(|Error:/);
+      expect(landing(answer, down)).toEqual({ error: "github_unreachable" });
 
       const notSet = await fetch(`${unset.url}/functions/v1/cms-auth?provider=github`, {
         redirect: "manual",
       });
-      expect(notSet.status).toBe(503);
-      expect(await notSet.text()).toContain("not set up");
+      expect(landing(notSet, unset)).toEqual({ error: "not_configured" });
     } finally {
       await down.close();
       await unset.close();

@@ -5,6 +5,7 @@
  * checks them, lists ordered and never empty. https://decapcms.org/docs/configuration-options/
  */
 import { readTextVariable, readVariable } from "../../supabase/functions/_shared/contract/variables";
+import { CMS_SIGN_IN_PATH } from "../../supabase/functions/_shared/contract/cms-sign-in";
 import { writeYaml } from "./yaml";
 import { contentTypes, type ContentType, effectFields, type FieldSpec, type ObjectSpec } from "./schema";
 
@@ -207,12 +208,12 @@ export interface CmsBackendOptions {
   branch?: string;
   /** Another OAuth provider that signs editors in to GitHub (`DECAP_AUTH_URL`), instead of cms-auth. */
   authUrl?: string;
-  /** `GATSBY_SUPABASE_URL`: where the cms-auth function is; unset, the page's own origin (the local stack). */
+  /** `GATSBY_SUPABASE_URL`: where the cms-auth function is; unset, the page's own origin (the local stack). The sign-in pages call it. */
   functionsBase?: string;
 }
 
-/** The cms-auth function, under the functions' base (`/functions/v1`, on Supabase and the local stack). */
-export const CMS_AUTH_ENDPOINT = "functions/v1/cms-auth";
+/** The site's page that forwards Decap's sign-in popup to the cms-auth function (contract/cms-sign-in.ts). */
+export const CMS_AUTH_ENDPOINT = CMS_SIGN_IN_PATH.replace(/^\//, "");
 
 export function backendFromEnv(env: Record<string, string | undefined>): CmsBackendOptions {
   return {
@@ -225,19 +226,14 @@ export function backendFromEnv(env: Record<string, string | undefined>): CmsBack
 
 /**
  * Where Decap opens its sign-in popup: `${base_url}/${auth_endpoint}`. Decap accepts the token
- * only from a window whose origin is exactly `base_url`, so that is an origin and the path goes in
- * `auth_endpoint`. Without a Supabase URL (the local stack serves the functions itself) `base_url`
- * is left out and static/admin/editor-setup.js sets it to the page's origin.
+ * only from a window whose origin is exactly `base_url`, and a function on Supabase can answer no
+ * page, so the popup starts and ends on the site itself: `base_url` is left out (and
+ * static/admin/editor-setup.js sets it to the page's origin), and `auth_endpoint` is the site's
+ * page that forwards to cms-auth. Another provider (`DECAP_AUTH_URL`) keeps its own.
  */
 export function signInEndpoint(backend: CmsBackendOptions): { base_url?: string; auth_endpoint?: string } {
   if (backend.authUrl) return { base_url: backend.authUrl.replace(/\/+$/, "") };
-  if (!backend.functionsBase) return { auth_endpoint: CMS_AUTH_ENDPOINT };
-  const url = new URL(backend.functionsBase);
-  const prefix = url.pathname.replace(/^\/+|\/+$/g, "");
-  return {
-    base_url: url.origin,
-    auth_endpoint: prefix ? `${prefix}/${CMS_AUTH_ENDPOINT}` : CMS_AUTH_ENDPOINT,
-  };
+  return { auth_endpoint: CMS_AUTH_ENDPOINT };
 }
 
 export function cmsConfig(backend: CmsBackendOptions = {}, types: readonly ContentType[] = contentTypes) {

@@ -179,10 +179,11 @@ export function createBackend(env: Env, host: BackendHost) {
               config: config.cmsAuth,
               db,
               functionsUrl: config.functionsUrl,
-              siteOrigins: config.allowedOrigins,
+              siteUrl: config.siteUrl,
               log,
               now,
             }),
+            log,
           ),
         );
       if (effects) apps.push(effectSendingRoutes(effects, deliverDue, http));

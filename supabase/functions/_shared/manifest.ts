@@ -80,7 +80,7 @@ export const FUNCTIONS = [
   {
     name: "cms-auth",
     feature: "cms-auth",
-    routes: ["GET /cms-auth", "GET /cms-auth/callback"],
+    routes: ["GET /cms-auth", "GET /cms-auth/callback", "POST /cms-auth/token"],
     verifyJwt: false,
     requires: ["SITE_URL", "CMS_GITHUB_CLIENT_ID", "CMS_GITHUB_CLIENT_SECRET"],
     sendsMail: false,

@@ -16,6 +16,8 @@ export type ErrorCode =
   | "invalid_body"
   | "invalid_email"
   | "invalid_token"
+  | "invalid_code"
+  | "code_used"
   | "unknown_token"
   | "expired_token"
   | "rate_limited"
