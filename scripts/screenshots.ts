@@ -9,7 +9,10 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { SIGNUP_RESULT_PAGES } from "../supabase/functions/_shared/contract/signup-result-pages.ts";
-import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../supabase/functions/_shared/contract/published.ts";
+import {
+  type MailEdition,
+  UNSUBSCRIBE_PLACEHOLDER,
+} from "../supabase/functions/_shared/contract/published.ts";
 import {
   chromiumAvailable,
   INSTALL_HINT,

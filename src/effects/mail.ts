@@ -4,7 +4,10 @@
  * for mail clients: nested tables and inline styles, no stylesheet, no script, no web font.
  */
 import { escapeHtml } from "../../supabase/functions/_shared/contract/escape-html";
-import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../../supabase/functions/_shared/contract/published";
+import {
+  type MailEdition,
+  UNSUBSCRIBE_PLACEHOLDER,
+} from "../../supabase/functions/_shared/contract/published";
 import { absoluteUrl } from "../components/seo/structured-data";
 import type { EffectPages } from "../content/schema";
 import { dayLabel } from "../../supabase/functions/_shared/contract/calendar-day";
