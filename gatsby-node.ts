@@ -1,10 +1,10 @@
-import { mkdir, readdir, rm, writeFile } from "fs/promises";
+import { mkdir, writeFile } from "fs/promises";
 import path from "path";
-import type { GatsbyNode, Reporter } from "gatsby";
-import { writeCmsAdmin } from "./scripts/cms-admin";
-import { hostHeaders, HOST_HEADERS_FILE } from "./site-headers/host-headers";
-import { siteConnectOrigins } from "./site-headers/security-headers";
-import { readBrand } from "./src/content/read-brand";
+import type { GatsbyNode } from "gatsby";
+import { removeBuildInternals, writeRobots } from "./scripts/built-site";
+import { productionBundles } from "./scripts/bundles";
+import { serveCmsAdminPage, writeCmsAdminFor } from "./scripts/cms-admin";
+import { writeHostHeaders } from "./site-headers/host-headers";
 import {
   checkContent,
   contentTypes,
@@ -15,7 +15,6 @@ import {
 } from "./src/content/schema";
 import { readYaml } from "./src/content/yaml";
 import {
-  checkEffectFiles,
   EFFECT_FILE_TYPE,
   EFFECTS_SOURCE,
   effectsDir,
@@ -23,53 +22,36 @@ import {
   publicationDay,
   PUBLICATION_RECORD,
   publishedEffects,
+  twoOnOneDay,
   type Effect,
+  type EffectFileText,
   type PublicationRecord,
 } from "./src/effects/effects";
+import { EFFECT_TYPE, effectOfFile, effectResolvers, effectTypeDefs } from "./src/effects/effect-nodes";
 import { writeEffectFiles } from "./src/effects/effect-files";
+import { archivePath } from "./src/effects/paths";
 import { dayIn } from "./supabase/functions/_shared/contract/calendar-day";
-import { archivePages, effectPages } from "./src/effects/publication";
+import { archivePages, effectPages, type ArchivePageContext } from "./src/effects/publication";
 import {
   SIGNUP_RESULT_PAGES,
   type SignupResult,
 } from "./supabase/functions/_shared/contract/signup-result-pages";
 
+// gatsby-node.ts keeps the data and the pages; what else a build writes is a named helper, called
+// in one line (the bundles, the CMS, robots.txt, _headers).
+
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the
 // build with its name, not render `null` (https://www.gatsbyjs.com/docs/reference/graphql-data-layer/schema-customization/).
+// An Effect's file becomes an `EffectFile` as read, and an `Effect` once checked (src/effects/effect-nodes.ts).
 export const createSchemaCustomization: GatsbyNode["createSchemaCustomization"] = ({ actions }) => {
-  actions.createTypes(toTypeDefs());
-  // An Effect's file as read; gatsby-node.ts checks and publishes it (src/effects/effects.ts).
-  actions.createTypes(`type ${EFFECT_FILE_TYPE} implements Node @dontInfer { name: String!, text: String }`);
+  actions.createTypes([toTypeDefs(), ...effectTypeDefs]);
 };
 
-// The production bundles:
-// - Gatsby moves code that several pages share (here the newsletter card, the dialog and the
-//   footer, used by the landing page and the Effects' pages) into a chunk of its own. A first
-//   visit to the landing page then downloads two files instead of one, 1.1 KB more gzipped (npm
-//   run size); with no shared chunk, each page's script carries its own copy.
-// - No source maps: the site's own code is not published as readable source, and visitors never
-//   download the maps anyway.
-// - Gatsby's internal Partytown plugin is replaced by an empty module (src/loading/no-partytown.ts):
-//   its browser hook is a no-op in production, yet it pulled `gatsby-script` (about 5 KB gzipped)
-//   into the app bundle. The site has no `<Script>`; a page that adds one must remove this line.
-export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = ({
-  stage,
-  getConfig,
-  actions,
-  plugins,
-}) => {
-  if (stage !== "build-javascript") return;
-  const config = getConfig();
-  config.optimization.splitChunks.cacheGroups.shared = false;
-  config.devtool = false;
-  config.plugins.push(
-    plugins.normalModuleReplacement(
-      /internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/,
-      path.resolve("src/loading/no-partytown.ts"),
-    ),
-  );
-  actions.replaceWebpackConfig(config);
+export const createResolvers: GatsbyNode["createResolvers"] = ({ createResolvers: create }) => {
+  create(effectResolvers);
 };
+
+export const onCreateWebpackConfig = productionBundles;
 
 const NODE_KEYS = new Set(["id", "parent", "children", "internal"]);
 const SPEC_BY_TYPE = new Map(contentTypes.map((type) => [type.typeName, type]));
@@ -87,8 +69,8 @@ interface FileNode {
 
 // Every file becomes data through the one YAML reader (src/content/yaml.ts): a file of content/ a
 // node of its type, checked as it is read (naming the file and the field that is wrong); a file of
-// the Effects' folder an EffectFile node holding its text, checked with the others when the pages
-// are made. Under `gatsby develop` a file saved, added or removed updates its node, and the pages.
+// the Effects' folder an EffectFile node holding its text, and that an Effect node once checked
+// the same way. Under `gatsby develop` a file saved, added or removed updates its nodes, and the pages.
 export const onCreateNode: GatsbyNode["onCreateNode"] = async ({
   node,
   getNode,
@@ -98,6 +80,29 @@ export const onCreateNode: GatsbyNode["onCreateNode"] = async ({
   createNodeId,
   createContentDigest,
 }) => {
+  if (node.internal.type === EFFECT_FILE_TYPE) {
+    const file = node as unknown as EffectFileText;
+    const { effect, problems } = effectOfFile(file, shownFolder(effectsDir()));
+    const id = effect ? createNodeId(`${EFFECT_TYPE} ${effect.date}`) : "";
+    // One Effect a day: the node of a day is made once, so another file for it is the second.
+    const other = effect ? getNode(id) : undefined;
+    if (effect && other && other.file !== effect.file)
+      problems.push(twoOnOneDay(effect.file, effect.date, String(other.file)));
+    if (problems.length > 0) {
+      reporter.panicOnBuild(`The Effects of the Day have problems:\n${problems.join("\n")}`);
+      return;
+    }
+    if (!effect) return;
+    const effectNode = {
+      ...effect,
+      id,
+      parent: node.id,
+      internal: { type: EFFECT_TYPE, contentDigest: createContentDigest(effect) },
+    };
+    actions.createNode(effectNode);
+    actions.createParentChildLink({ parent: node, child: effectNode as never });
+    return;
+  }
   if (node.internal.type === "File") {
     const file = node as unknown as FileNode;
     if (file.sourceInstanceName === EFFECTS_SOURCE) {
@@ -159,87 +164,17 @@ export const onPostBootstrap: GatsbyNode["onPostBootstrap"] = async ({ getNodesB
   }
   const [brand] = getNodesByType("Brand") as unknown as Brand[];
   const [pageTexts] = getNodesByType("EffectPages") as unknown as EffectPages[];
-  if (!brand || !pageTexts) return;
-  // The preview pane's texts, from the same nodes as the pages.
-  await writeCmsAdmin("public", {
-    siteUrl: brand.siteUrl,
-    timeZone: brand.timeZone,
-    effectPages: { name: pageTexts.name, mail: pageTexts.mail, effect: pageTexts.effect },
-  });
+  if (brand && pageTexts) await writeCmsAdminFor("public", brand, pageTexts);
 };
 
-// `gatsby develop` (which `npm run cms` runs) serves files from public/ but answers every HTML
-// request with its own pages, so the editor's page is handed out here.
-export const onCreateDevServer: GatsbyNode["onCreateDevServer"] = ({ app }) => {
-  app.get(
-    ["/admin", "/admin/", "/admin/index.html"],
-    (_request: unknown, response: { sendFile: (file: string) => void }) => {
-      response.sendFile(path.resolve("public", "admin", "index.html"));
-    },
-  );
-};
+export const onCreateDevServer = serveCmsAdminPage;
 
-/**
- * Build internals Gatsby leaves in public/ that no page loads: webpack's stats (every module's
- * path on the build machine) and any source map. Removed after the pages are written (the HTML
- * step reads the stats), so neither the local stack nor a static host can serve them.
- */
-async function removeBuildInternals(publicDir: string): Promise<void> {
-  const names = await readdir(publicDir, { recursive: true });
-  await Promise.all(
-    names
-      .filter((name) => name === "webpack.stats.json" || name.endsWith(".map"))
-      .map((name) => rm(path.join(publicDir, name), { force: true })),
-  );
-}
-
-interface Publication {
-  published: Effect[];
-  record: PublicationRecord;
-}
-
-/**
- * The Effects this build publishes, from the EffectFile nodes, or null after telling the reporter
- * what is wrong (the build then stops; `gatsby develop` shows it and carries on). Made again each
- * time the pages are made, so a saved Effect shows under `gatsby develop`; onPostBuild writes the
- * feeds and the mail editions from the same list as the pages.
- */
-let publication: Publication | null = null;
-function readPublication(
-  reporter: Reporter,
-  getNodesByType: (type: string) => Record<string, unknown>[],
-): Publication | null {
-  publication = null;
-  const dir = effectsDir();
-  const files = getNodesByType(EFFECT_FILE_TYPE).map((node) => ({
-    name: String(node.name),
-    text: typeof node.text === "string" ? node.text : undefined,
-  }));
-  const { effects, problems } = checkEffectFiles(files, shownFolder(dir));
-  if (problems.length > 0) {
-    reporter.panicOnBuild(`The Effects of the Day have problems:\n${problems.join("\n")}`);
-    return null;
-  }
-  const { timeZone } = readBrand();
-  let today: string;
-  try {
-    today = publicationDay(timeZone);
-  } catch (error) {
-    reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
-    return null;
-  }
-  const published = publishedEffects(effects, today);
-  reporter.info(
-    `Effects of the Day: ${published.length} published up to ${today} (${timeZone}), ` +
-      `${effects.length - published.length} scheduled for later, from ${shownFolder(dir)}`,
-  );
-  publication = { published, record: { today, effectsDir: dir } };
-  return publication;
-}
-
-// One page per published Effect and the archive, pre-rendered like the landing page (the pages get
-// the finished HTML, so no Markdown code reaches the browser), and the signup's result pages.
-export const createPages: GatsbyNode["createPages"] = ({ actions, reporter, getNodesByType }) => {
+// One page per published Effect and the archive, and the signup's result pages. The Effects' pages
+// query their Effect nodes, whose HTML is rendered at build time like the landing page's, so no
+// Markdown code reaches the browser. Which Effects are published is decided here, each time the
+// pages are made (a saved Effect shows under `gatsby develop`), and handed to every page as the
+// day its queries stop at; onPostBuild reads that day back from the archive's page.
+export const createPages: GatsbyNode["createPages"] = async ({ actions, reporter, graphql }) => {
   // Where send-confirmation sends a signup posted without JavaScript.
   for (const [result, pagePath] of Object.entries(SIGNUP_RESULT_PAGES)) {
     actions.createPage({
@@ -248,67 +183,115 @@ export const createPages: GatsbyNode["createPages"] = ({ actions, reporter, getN
       context: { result: result as SignupResult },
     });
   }
-  const found = readPublication(reporter, getNodesByType);
-  if (!found) return;
-  const { siteUrl, timeZone } = readBrand();
-  for (const page of effectPages(found.published, siteUrl, timeZone)) {
-    actions.createPage({ ...page, component: path.resolve("src/templates/effect.tsx") });
-  }
-  for (const page of archivePages(found.published, timeZone)) {
-    actions.createPage({ ...page, component: path.resolve("src/templates/effect-archive.tsx") });
-  }
-};
-
-type FeedAndMailTexts = Pick<EffectPages, "name" | "description" | "mail">;
-
-// robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml;
-// _headers gives hosts that read it the local stack's security and cache headers; the Effects get
-// their feeds and mail editions beside their pages.
-export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
-  const result = await graphql<{ brand: { siteUrl: string }; effectPages: FeedAndMailTexts }>(`
-    query PostBuildFiles {
+  const { data, errors } = await graphql<{
+    brand: Pick<Brand, "timeZone">;
+    allEffect: { nodes: Pick<Effect, "date">[] };
+  }>(`
+    query EffectsToPublish {
       brand {
-        siteUrl
+        timeZone
       }
-      effectPages {
-        name
-        description
-        mail {
-          readOnlineLabel
-          reasonText
-          unsubscribeLabel
+      allEffect(sort: { date: DESC }) {
+        nodes {
+          date
         }
       }
     }
   `);
-  if (result.errors || !result.data) {
+  if (errors || !data) {
+    reporter.panicOnBuild("Could not read the Effects of the Day", errors);
+    return;
+  }
+  const { timeZone } = data.brand;
+  let today: string;
+  try {
+    today = publicationDay(timeZone);
+  } catch (error) {
+    reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
+    return;
+  }
+  const effects = data.allEffect.nodes;
+  const published = publishedEffects(effects, today);
+  reporter.info(
+    `Effects of the Day: ${published.length} published up to ${today} (${timeZone}), ` +
+      `${effects.length - published.length} scheduled for later, from ${shownFolder(effectsDir())}`,
+  );
+  for (const page of effectPages(published, today)) {
+    actions.createPage({ ...page, component: path.resolve("src/templates/effect.tsx") });
+  }
+  for (const page of archivePages(published.length, today)) {
+    actions.createPage({ ...page, component: path.resolve("src/templates/effect-archive.tsx") });
+  }
+};
+
+interface PostBuildData {
+  brand: Pick<Brand, "name" | "siteUrl" | "timeZone"> & { author: Pick<Brand["author"], "name"> };
+  effectPages: Pick<EffectPages, "name" | "description" | "mail">;
+  /** The archive's first page, absent when createPages stopped. */
+  archive: { pageContext: ArchivePageContext } | null;
+  allEffect: { nodes: Effect[] };
+}
+
+// The files beside the pages: robots.txt, _headers for the hosts that read it, and the Effects'
+// feeds and mail editions, from the Effects the pages were made of.
+export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
+  const { data, errors } = await graphql<PostBuildData>(
+    `
+      query PostBuildFiles($archivePath: String!) {
+        brand {
+          name
+          siteUrl
+          timeZone
+          author {
+            name
+          }
+        }
+        effectPages {
+          name
+          description
+          mail {
+            readOnlineLabel
+            reasonText
+            unsubscribeLabel
+          }
+        }
+        archive: sitePage(path: { eq: $archivePath }) {
+          pageContext
+        }
+        allEffect(sort: { date: DESC }) {
+          nodes {
+            date
+            file
+            title
+            summary
+            body
+          }
+        }
+      }
+    `,
+    { archivePath: archivePath(1) },
+  );
+  if (errors || !data) {
     reporter.panicOnBuild(
       "Could not read the content for robots.txt, the feeds and the mail editions",
-      result.errors,
+      errors,
     );
     return;
   }
   await removeBuildInternals("public");
-  const siteUrl = result.data.brand.siteUrl.replace(/\/$/, "");
-  await writeFile(
-    path.join("public", "robots.txt"),
-    `User-agent: *\nAllow: /\n\nSitemap: ${siteUrl}/sitemap-index.xml\n`,
-  );
-  await writeFile(
-    path.join("public", HOST_HEADERS_FILE),
-    hostHeaders("public", siteConnectOrigins(process.env)),
-  );
-  const found = publication;
-  if (!found) return;
-  const brand = readBrand();
+  await writeRobots("public", data.brand.siteUrl);
+  await writeHostHeaders("public");
+  if (!data.archive) return;
+  const today = data.archive.pageContext.publishedUpTo;
   await writeEffectFiles("public", {
-    published: found.published,
-    brand,
-    texts: result.data.effectPages,
-    today: dayIn(brand.timeZone, new Date()),
+    published: publishedEffects(data.allEffect.nodes, today),
+    brand: data.brand,
+    texts: data.effectPages,
+    today: dayIn(data.brand.timeZone, new Date()),
   });
   // Which day and which Effects this build published, so a test or `npm start` can tell a build
   // made for another day from a current one (scripts/site-build.ts).
+  const record: PublicationRecord = { today, effectsDir: effectsDir() };
   await mkdir(".cache", { recursive: true });
-  await writeFile(PUBLICATION_RECORD, `${JSON.stringify(found.record)}\n`);
+  await writeFile(PUBLICATION_RECORD, `${JSON.stringify(record)}\n`);
 };

@@ -8,8 +8,10 @@
 import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import type { GatsbyNode } from "gatsby";
 import type { PreviewTexts } from "../src/cms-preview/preview-texts.ts";
 import { backendFromEnv, cmsConfigYaml } from "../src/content/cms-config.ts";
+import type { Brand, EffectPages } from "../src/content/schema.ts";
 
 // Gatsby bundles gatsby-node.ts and its imports, which leaves no `require.resolve`: resolve from the project.
 const requireFromRoot = createRequire(path.resolve("package.json"));
@@ -89,3 +91,24 @@ export async function writeCmsAdmin(
   await Promise.all([writePreviews(target, texts), writePreviewCss(target)]);
   return { files: bundle.length + 2 };
 }
+
+/** The CMS, its previews' texts from the same content nodes as the pages (gatsby-node.ts). */
+export const writeCmsAdminFor = (
+  publicDir: string,
+  { siteUrl, timeZone }: Pick<Brand, "siteUrl" | "timeZone">,
+  { name, mail, effect }: EffectPages,
+): Promise<{ files: number }> =>
+  writeCmsAdmin(publicDir, { siteUrl, timeZone, effectPages: { name, mail, effect } });
+
+/**
+ * `gatsby develop` (which `npm run cms` runs) serves files from public/ but answers every HTML
+ * request with its own pages, so the editor's page is handed out here.
+ */
+export const serveCmsAdminPage: GatsbyNode["onCreateDevServer"] = ({ app }) => {
+  app.get(
+    ["/admin", "/admin/", "/admin/index.html"],
+    (_request: unknown, response: { sendFile: (file: string) => void }) => {
+      response.sendFile(path.resolve("public", "admin", "index.html"));
+    },
+  );
+};

@@ -5,11 +5,14 @@
  * https://developers.cloudflare.com/pages/configuration/headers/). Other hosts: copy the values
  * into their settings.
  */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import {
   ADMIN_PATH,
   adminSecurityHeaders,
   contentSecurityPolicy,
   securityHeaders,
+  siteConnectOrigins,
   sitePaths,
 } from "./security-headers.ts";
 import { cacheControlFor } from "./cache-control.ts";
@@ -55,4 +58,12 @@ export function hostHeaders(publicDir: string, connectOrigins: string[]): string
     ...hashed.map((urlPath) => rule(urlPath, { "Cache-Control": immutable })),
     "",
   ].join("\n");
+}
+
+/** Writes `_headers` into a built site, once its pages are there (their inline scripts are hashed). */
+export async function writeHostHeaders(
+  publicDir: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
+  await writeFile(path.join(publicDir, HOST_HEADERS_FILE), hostHeaders(publicDir, siteConnectOrigins(env)));
 }

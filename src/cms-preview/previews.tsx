@@ -77,12 +77,8 @@ export function effectPreview(data: Record<string, unknown>, slug: string): { pa
       effect={{
         date: effect.date,
         dateLabel: dayLabel(effect.date),
-        publishedAt: "",
         title: effect.title,
-        summary: effect.summary,
         html: problems.length ? "" : markdownToHtml(effect.body, texts.siteUrl),
-        previous: null,
-        next: null,
       }}
     />,
   );

@@ -25,7 +25,7 @@ const YAML_FILE = /\.ya?ml$/;
 
 /** The name of the Effects' folder as a source of the build's data layer (gatsby-config.ts). */
 export const EFFECTS_SOURCE = "effects";
-/** The node type of one file there. */
+/** The node type of one file there, as read (src/effects/effect-nodes.ts makes an `Effect` of it). */
 export const EFFECT_FILE_TYPE = "EffectFile";
 
 /** A file in the Effects' folder as the build's data layer sees it (an `EffectFile` node) or the disk. */
@@ -65,7 +65,7 @@ export function checkEffectFiles(
     }
     const earlier = fileOfDay.get(date);
     if (earlier) {
-      problems.push(`${file}: two Effects on ${date} (the other is ${earlier}); keep one per day`);
+      problems.push(twoOnOneDay(file, date, earlier));
       continue;
     }
     fileOfDay.set(date, file);
@@ -85,6 +85,10 @@ export function checkEffectFiles(
   }
   return { effects, problems };
 }
+
+/** The problem of a second file for a day that already has an Effect. */
+export const twoOnOneDay = (file: string, date: string, earlier: string): string =>
+  `${file}: two Effects on ${date} (the other is ${earlier}); keep one per day`;
 
 /** How a folder is named in messages: relative to where the command runs, as an editor names it. */
 export const shownFolder = (dir: string): string =>
@@ -137,6 +141,6 @@ export interface PublicationRecord {
 export const PUBLICATION_RECORD = path.join(".cache", "effects-publication.json");
 
 /** The Effects a build on `today` publishes, newest first; later ones wait for their day. */
-export function publishedEffects(effects: readonly Effect[], today: string): Effect[] {
+export function publishedEffects<T extends { date: string }>(effects: readonly T[], today: string): T[] {
   return effects.filter((effect) => effect.date <= today).sort((a, b) => b.date.localeCompare(a.date));
 }

@@ -1,32 +1,19 @@
 /**
- * The published Effects as the site shows them: one page per Effect with its neighbours, and the
- * archive in pages of 20. Pure: gatsby-node.ts hands these to the templates as page context.
+ * The published Effects as the site shows them: one page per Effect, and the archive in pages of
+ * 20. Pure: gatsby-node.ts creates these pages, whose templates query the `Effect` nodes
+ * (src/effects/effect-nodes.ts) with the context given here. Every context carries the
+ * publication day, so no query ever reaches an Effect whose day has not come: not as a neighbour,
+ * not in the archive.
  */
-import type { Effect } from "./effects";
-import { dayLabel, startOfDay } from "../../supabase/functions/_shared/contract/calendar-day";
-import { markdownToHtml } from "./markdown";
 import { archivePath, effectPath } from "./paths";
 
 export const ARCHIVE_PAGE_SIZE = 20;
 
+/** An Effect as another page links to it: its neighbours, the archive. */
 export interface EffectLink {
   path: string;
   title: string;
   dateLabel: string;
-}
-
-export interface EffectPageContext {
-  date: string;
-  dateLabel: string;
-  /** When the Effect was published: the start of its day in the brand's time zone (ISO 8601). */
-  publishedAt: string;
-  title: string;
-  summary: string;
-  /** The body rendered by src/effects/markdown.ts, the same HTML the feeds and the mail carry. */
-  html: string;
-  /** The day before's Effect, and the day after's (null at either end). */
-  previous: EffectLink | null;
-  next: EffectLink | null;
 }
 
 export interface ArchiveEntry extends EffectLink {
@@ -35,61 +22,68 @@ export interface ArchiveEntry extends EffectLink {
   summary: string;
 }
 
-export interface ArchivePageContext {
+/** One page of the archive as it is shown. */
+export interface ArchivePage {
   page: number;
   pageCount: number;
-  entries: ArchiveEntry[];
+  entries: readonly ArchiveEntry[];
   /** The page with newer Effects, and the one with older Effects (null at either end). */
   newerPath: string | null;
   olderPath: string | null;
 }
 
-const linkTo = (effect: Effect | undefined): EffectLink | null =>
-  effect ? { path: effectPath(effect.date), title: effect.title, dateLabel: dayLabel(effect.date) } : null;
+interface Publication {
+  /** The build's publication day (src/effects/effects.ts): the newest day a query may reach. */
+  publishedUpTo: string;
+}
 
-/** The page of each published Effect; `published` is newest first. */
+export interface EffectPageContext extends Publication {
+  date: string;
+}
+
+export interface ArchivePageContext extends Publication {
+  page: number;
+  pageCount: number;
+  limit: number;
+  skip: number;
+}
+
+/** The page of each published Effect. */
 export function effectPages(
-  published: readonly Effect[],
-  siteUrl: string,
-  timeZone: string,
+  published: readonly { date: string }[],
+  publishedUpTo: string,
 ): Array<{ path: string; context: EffectPageContext }> {
-  return published.map((effect, index) => ({
-    path: effectPath(effect.date),
-    context: {
-      date: effect.date,
-      dateLabel: dayLabel(effect.date),
-      publishedAt: startOfDay(effect.date, timeZone).toISOString(),
-      title: effect.title,
-      summary: effect.summary,
-      html: markdownToHtml(effect.body, siteUrl),
-      previous: linkTo(published[index + 1]),
-      next: linkTo(published[index - 1]),
-    },
-  }));
+  return published.map(({ date }) => ({ path: effectPath(date), context: { date, publishedUpTo } }));
 }
 
 /** The archive's pages, newest Effects first; one (empty) page when nothing is published yet. */
 export function archivePages(
-  published: readonly Effect[],
-  timeZone: string,
+  publishedCount: number,
+  publishedUpTo: string,
 ): Array<{ path: string; context: ArchivePageContext }> {
-  const pageCount = Math.max(1, Math.ceil(published.length / ARCHIVE_PAGE_SIZE));
-  return Array.from({ length: pageCount }, (_, index) => {
-    const page = index + 1;
-    return {
-      path: archivePath(page),
-      context: {
-        page,
-        pageCount,
-        entries: published.slice(index * ARCHIVE_PAGE_SIZE, page * ARCHIVE_PAGE_SIZE).map((effect) => ({
-          ...(linkTo(effect) as EffectLink),
-          date: effect.date,
-          publishedAt: startOfDay(effect.date, timeZone).toISOString(),
-          summary: effect.summary,
-        })),
-        newerPath: page > 1 ? archivePath(page - 1) : null,
-        olderPath: page < pageCount ? archivePath(page + 1) : null,
-      },
-    };
-  });
+  const pageCount = Math.max(1, Math.ceil(publishedCount / ARCHIVE_PAGE_SIZE));
+  return Array.from({ length: pageCount }, (_, index) => ({
+    path: archivePath(index + 1),
+    context: {
+      page: index + 1,
+      pageCount,
+      limit: ARCHIVE_PAGE_SIZE,
+      skip: index * ARCHIVE_PAGE_SIZE,
+      publishedUpTo,
+    },
+  }));
+}
+
+/** The archive's page `page` of `pageCount` with the entries its query found. */
+export function archivePage(
+  { page, pageCount }: Pick<ArchivePageContext, "page" | "pageCount">,
+  entries: readonly ArchiveEntry[],
+): ArchivePage {
+  return {
+    page,
+    pageCount,
+    entries,
+    newerPath: page > 1 ? archivePath(page - 1) : null,
+    olderPath: page < pageCount ? archivePath(page + 1) : null,
+  };
 }

@@ -3,7 +3,11 @@ import { EffectArchive } from "../components/effects/effect-archive";
 import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";
 import { Seo } from "../components/seo/seo";
 import { archiveStructuredData } from "../components/seo/effect-structured-data";
-import type { ArchivePageContext } from "../effects/publication";
+import { archivePage, type ArchiveEntry, type ArchivePageContext } from "../effects/publication";
+
+interface EffectArchivePageData extends EffectsPageData {
+  allEffect: { nodes: ArchiveEntry[] };
+}
 
 const pageLabel = (template: string, { page, pageCount }: ArchivePageContext): string =>
   template.replace("{page}", String(page)).replace("{pages}", String(pageCount));
@@ -12,12 +16,12 @@ const pageLabel = (template: string, { page, pageCount }: ArchivePageContext): s
 export default function EffectArchivePage({
   data,
   pageContext,
-}: PageProps<EffectsPageData, ArchivePageContext>) {
+}: PageProps<EffectArchivePageData, ArchivePageContext>) {
   const { archive } = data.effectPages;
   return (
     <EffectsFrame data={data}>
       <EffectArchive
-        archive={pageContext}
+        archive={archivePage(pageContext, data.allEffect.nodes)}
         texts={archive}
         pageLabel={pageLabel(archive.pageLabel, pageContext)}
       />
@@ -25,7 +29,7 @@ export default function EffectArchivePage({
   );
 }
 
-export const Head: HeadFC<EffectsPageData, ArchivePageContext> = ({ data, pageContext, location }) => {
+export const Head: HeadFC<EffectArchivePageData, ArchivePageContext> = ({ data, pageContext, location }) => {
   const { archive, name } = data.effectPages;
   const title =
     pageContext.page === 1 ? archive.title : `${archive.title}, ${pageLabel(archive.pageLabel, pageContext)}`;
@@ -40,7 +44,7 @@ export const Head: HeadFC<EffectsPageData, ArchivePageContext> = ({ data, pageCo
         name: title,
         description: archive.intro,
         path: location.pathname,
-        posts: pageContext.entries.map((entry) => ({
+        posts: data.allEffect.nodes.map((entry) => ({
           headline: entry.title,
           description: entry.summary,
           path: entry.path,
@@ -52,7 +56,15 @@ export const Head: HeadFC<EffectsPageData, ArchivePageContext> = ({ data, pageCo
 };
 
 export const query = graphql`
-  query EffectArchivePage {
+  query EffectArchivePage($limit: Int!, $skip: Int!, $publishedUpTo: Date!) {
     ...EffectsPageContent
+    allEffect(filter: { date: { lte: $publishedUpTo } }, sort: { date: DESC }, limit: $limit, skip: $skip) {
+      nodes {
+        ...EffectLink
+        date
+        publishedAt
+        summary
+      }
+    }
   }
 `;

@@ -4,38 +4,68 @@ import { EffectNeighbours } from "../components/effects/effect-neighbours";
 import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";
 import { Seo } from "../components/seo/seo";
 import { effectStructuredData } from "../components/seo/effect-structured-data";
-import type { EffectPageContext } from "../effects/publication";
+import type { EffectFields } from "../effects/effect-nodes";
+import type { EffectLink, EffectPageContext } from "../effects/publication";
+
+interface EffectPageData extends EffectsPageData {
+  effect: Pick<EffectFields, "date" | "dateLabel" | "title" | "summary" | "html" | "publishedAt">;
+  /** The day before's Effect, and the day after's: none, or one. */
+  previous: { nodes: EffectLink[] };
+  next: { nodes: EffectLink[] };
+}
 
 /** One Effect of the Day (`/effects/YYYY-MM-DD/`), its neighbours, and the inline signup card. */
-export default function EffectPage({ data, pageContext }: PageProps<EffectsPageData, EffectPageContext>) {
+export default function EffectPage({ data }: PageProps<EffectPageData, EffectPageContext>) {
   const { effect } = data.effectPages;
   return (
     <EffectsFrame data={data}>
-      <EffectArticle effect={pageContext} eyebrow={effect.eyebrow} />
-      <EffectNeighbours previous={pageContext.previous} next={pageContext.next} labels={effect} />
+      <EffectArticle effect={data.effect} eyebrow={effect.eyebrow} />
+      <EffectNeighbours
+        previous={data.previous.nodes[0] ?? null}
+        next={data.next.nodes[0] ?? null}
+        labels={effect}
+      />
     </EffectsFrame>
   );
 }
 
-export const Head: HeadFC<EffectsPageData, EffectPageContext> = ({ data, pageContext, location }) => (
+export const Head: HeadFC<EffectPageData, EffectPageContext> = ({ data, location }) => (
   <Seo
     brand={data.brand}
     newsletterName={data.effectPages.name}
-    title={pageContext.title}
-    description={pageContext.summary}
+    title={data.effect.title}
+    description={data.effect.summary}
     pathname={location.pathname}
-    publishedAt={pageContext.publishedAt}
+    publishedAt={data.effect.publishedAt}
     structuredData={effectStructuredData(data.brand, {
-      headline: pageContext.title,
-      description: pageContext.summary,
+      headline: data.effect.title,
+      description: data.effect.summary,
       path: location.pathname,
-      datePublished: pageContext.publishedAt,
+      datePublished: data.effect.publishedAt,
     })}
   />
 );
 
 export const query = graphql`
-  query EffectPage {
+  query EffectPage($date: Date!, $publishedUpTo: Date!) {
     ...EffectsPageContent
+    effect(date: { eq: $date }) {
+      date
+      dateLabel
+      title
+      summary
+      html
+      publishedAt
+    }
+    previous: allEffect(filter: { date: { lt: $date } }, sort: { date: DESC }, limit: 1) {
+      nodes {
+        ...EffectLink
+      }
+    }
+    next: allEffect(filter: { date: { gt: $date, lte: $publishedUpTo } }, sort: { date: ASC }, limit: 1) {
+      nodes {
+        ...EffectLink
+      }
+    }
   }
 `;

@@ -1,9 +1,9 @@
 import { graphql } from "gatsby";
 import type { EffectPages } from "../../content/schema";
-import type { ArchivePageContext } from "../../effects/publication";
+import type { ArchivePage } from "../../effects/publication";
 
 interface EffectArchiveProps {
-  archive: ArchivePageContext;
+  archive: ArchivePage;
   texts: EffectPages["archive"];
   /** "Page 2 of 3", already filled in. */
   pageLabel: string;

@@ -1,7 +1,7 @@
-import type { EffectPageContext } from "../../effects/publication";
+import type { EffectFields } from "../../effects/effect-nodes";
 
 interface EffectArticleProps {
-  effect: EffectPageContext;
+  effect: Pick<EffectFields, "date" | "dateLabel" | "title" | "html">;
   eyebrow: string;
 }
 

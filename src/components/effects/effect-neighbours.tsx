@@ -1,3 +1,4 @@
+import { graphql } from "gatsby";
 import type { EffectLink } from "../../effects/publication";
 
 interface EffectNeighboursProps {
@@ -36,3 +37,11 @@ export function EffectNeighbours({ previous, next, labels }: EffectNeighboursPro
     </nav>
   );
 }
+
+export const query = graphql`
+  fragment EffectLink on Effect {
+    path
+    title
+    dateLabel
+  }
+`;

@@ -29,7 +29,7 @@ function sourceFiles(dir: string): string[] {
 function graphqlDocuments(): string[] {
   const files = [...sourceFiles(path.join(ROOT, "src")), path.join(ROOT, "gatsby-node.ts")];
   return files.flatMap((file) =>
-    [...readFileSync(file, "utf8").matchAll(/graphql(?:<[^`]*?>)?\(?`([^`]*)`/g)].map((match) => match[1]),
+    [...readFileSync(file, "utf8").matchAll(/graphql(?:<[^`]*?>)?\(?\s*`([^`]*)`/g)].map((match) => match[1]),
   );
 }
 
@@ -103,15 +103,12 @@ function selectedPaths(texts: string[]): Set<string> {
   return selected;
 }
 
-// Read by the build straight from the file (src/content/read-brand.ts), not through GraphQL.
-const READ_OUTSIDE_GRAPHQL = ["brand.yaml: timeZone"];
-
 function unselectedFields(texts: string[]): string[] {
   const selected = selectedPaths(texts);
   return contentTypes.flatMap((type) =>
     leafPaths(type.fields)
       .map((field) => `${type.file}.yaml: ${field}`)
-      .filter((field) => !selected.has(field) && !READ_OUTSIDE_GRAPHQL.includes(field)),
+      .filter((field) => !selected.has(field)),
   );
 }
 

@@ -191,18 +191,36 @@ describe("the build", () => {
 
   /**
    * The build as Gatsby runs it: every file in EFFECTS_DIR goes through onCreateNode as the File node
-   * gatsby-source-filesystem makes of it, then createPages reads the nodes that made.
+   * gatsby-source-filesystem makes of it, and so does each node that makes (the EffectFile, then its
+   * Effect); then createPages queries the Effect nodes (the query stands in for Gatsby's GraphQL).
    */
   async function createPages() {
     const { createPages: create, onCreateNode } = await import("../../../gatsby-node");
     const { EFFECTS_SOURCE } = await import("../effects");
     const reporter = { panicOnBuild: jest.fn(), info: jest.fn() };
     const nodes: Record<string, unknown>[] = [];
+    const getNode = (id: string) => nodes.find((node) => node.id === id);
+    const createNode = async (node: Record<string, unknown>) => {
+      nodes.push(node);
+      await onCreateNode!(
+        {
+          node,
+          getNode,
+          reporter,
+          actions: { createNode, createParentChildLink: () => {} },
+          loadNodeContent: async () => readFileSync(String(node.absolutePath), "utf8"),
+          createNodeId: (key: string) => key,
+          createContentDigest: (value: unknown) => JSON.stringify(value),
+        } as never,
+        {} as never,
+        () => undefined,
+      );
+    };
     const source = process.env.EFFECTS_DIR ?? "";
     for (const relativePath of readdirSync(source, { recursive: true, encoding: "utf8" })) {
       const absolutePath = path.join(source, relativePath);
       if (statSync(absolutePath).isDirectory()) continue;
-      const file = {
+      await createNode({
         id: `file ${relativePath}`,
         internal: { type: "File" },
         sourceInstanceName: EFFECTS_SOURCE,
@@ -210,43 +228,35 @@ describe("the build", () => {
         absolutePath,
         name: path.parse(relativePath).name,
         extension: path.extname(relativePath).slice(1),
-      };
-      await onCreateNode!(
-        {
-          node: file,
-          reporter,
-          actions: {
-            createNode: (node: Record<string, unknown>) => nodes.push(node),
-            createParentChildLink: () => {},
-          },
-          loadNodeContent: async () => readFileSync(absolutePath, "utf8"),
-          createNodeId: (key: string) => key,
-          createContentDigest: (value: unknown) => JSON.stringify(value),
-        } as never,
-        {} as never,
-        () => undefined,
-      );
+      });
     }
-    const getNodesByType = (type: string) =>
-      nodes.filter((node) => (node.internal as { type: string }).type === type);
+    const dates = nodes
+      .filter((node) => (node.internal as { type: string }).type === "Effect")
+      .map((node) => ({ date: String(node.date) }))
+      .sort((a, b) => b.date.localeCompare(a.date));
+    const graphql = async () => ({
+      data: { brand: { timeZone: "America/New_York" }, allEffect: { nodes: dates } },
+    });
     const actions = { createPage: jest.fn() };
-    await create!({ actions, reporter, getNodesByType } as never, {} as never, () => undefined);
+    await create!({ actions, reporter, graphql } as never, {} as never, () => undefined);
     const paths = actions.createPage.mock.calls.map(([page]) => page.path as string);
+    // Every problem the build stops at, whichever node it was found on.
+    const problems = reporter.panicOnBuild.mock.calls.map(([message]) => String(message)).join("\n");
     // The signup's result pages are created on every build; these tests are about the Effects.
-    return { reporter, paths: paths.filter((pagePath) => pagePath.startsWith("/effects/")) };
+    return { reporter, problems, paths: paths.filter((pagePath) => pagePath.startsWith("/effects/")) };
   }
 
   it("stops with the file and the field when an Effect is broken", async () => {
     writeFileSync(path.join(dir, "2026-11-21.yaml"), "title: T\nsummary: S\nbody: Hello <em>there</em>\n");
     writeFileSync(path.join(dir, "2026-11-22.yaml"), "title: T\nbody: B\n");
     process.env.EFFECTS_DIR = dir;
-    const { reporter, paths } = await createPages();
+    process.env.EFFECTS_TODAY = "2026-11-22";
+    const { problems, paths } = await createPages();
     const shown = (name: string) => path.relative(process.cwd(), path.join(dir, name));
-    expect(reporter.panicOnBuild).toHaveBeenCalledTimes(1);
-    const [message] = reporter.panicOnBuild.mock.calls[0];
-    expect(message).toContain(`${shown("2026-11-21.yaml")}: "body": raw HTML is not allowed`);
-    expect(message).toContain(`${shown("2026-11-22.yaml")}: missing field "summary"`);
-    expect(paths).toEqual([]);
+    expect(problems).toContain(`${shown("2026-11-21.yaml")}: "body": raw HTML is not allowed`);
+    expect(problems).toContain(`${shown("2026-11-22.yaml")}: missing field "summary"`);
+    // Gatsby stops the build at the first panic; a broken Effect never becomes a page meanwhile.
+    expect(paths).toEqual(["/effects/"]);
   });
 
   it("creates the pages of the Effects whose day has come, and the archive", async () => {
@@ -266,12 +276,24 @@ describe("the build", () => {
     writeFileSync(path.join(dir, "notes.txt"), "ideas");
     process.env.EFFECTS_DIR = dir;
     process.env.EFFECTS_TODAY = "2026-11-21";
-    const { reporter, paths } = await createPages();
-    const [message] = reporter.panicOnBuild.mock.calls[0];
+    const { problems, paths } = await createPages();
     const shown = (name: string) => path.relative(process.cwd(), path.join(dir, name));
-    expect(message).toContain(`${shown("old/2026-11-19.yaml")}: only Effects belong here`);
-    expect(message).toContain(`${shown("notes.txt")}: only Effects belong here`);
-    expect(paths).toEqual([]);
+    expect(problems).toContain(`${shown("old/2026-11-19.yaml")}: only Effects belong here`);
+    expect(problems).toContain(`${shown("notes.txt")}: only Effects belong here`);
+    expect(paths).toEqual(["/effects/2026-11-20/", "/effects/"]);
+  });
+
+  it("stops at two Effects on one day, naming both files", async () => {
+    writeFileSync(path.join(dir, "2026-11-20.yaml"), GOOD);
+    writeFileSync(path.join(dir, "2026-11-20.yml"), GOOD);
+    process.env.EFFECTS_DIR = dir;
+    process.env.EFFECTS_TODAY = "2026-11-21";
+    const { problems, paths } = await createPages();
+    const shown = (name: string) => path.relative(process.cwd(), path.join(dir, name));
+    expect(problems).toMatch(/two Effects on 2026-11-20 \(the other is .*\); keep one per day/);
+    expect(problems).toContain(shown("2026-11-20.yaml"));
+    expect(problems).toContain(shown("2026-11-20.yml"));
+    expect(paths).toEqual(["/effects/2026-11-20/", "/effects/"]);
   });
 
   it("stops when EFFECTS_TODAY is not a day", async () => {

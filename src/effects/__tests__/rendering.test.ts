@@ -5,7 +5,8 @@ import { FEED_SIZE, jsonFeed, rssFeed } from "../feeds";
 import { UNSUBSCRIBE_PLACEHOLDER } from "../../../supabase/functions/_shared/contract/published";
 import { mailEdition } from "../mail";
 import { markdownToHtml, markdownToText } from "../markdown";
-import { ARCHIVE_PAGE_SIZE, archivePages, effectPages } from "../publication";
+import { effectOfFile, effectResolvers } from "../effect-nodes";
+import { ARCHIVE_PAGE_SIZE, archivePage, archivePages, effectPages } from "../publication";
 
 const SITE = "https://site.example";
 const BODY = `Readiness *follows* action, and **habits** stick.
@@ -118,47 +119,73 @@ describe("the pages", () => {
     return day.toISOString().slice(0, 10);
   });
   const published = days.map((day) => effect(day)).reverse();
+  const today = "2026-02-14";
 
   it("lists 20 Effects a page, newest first, with links to newer and older pages", () => {
-    const pages = archivePages(published, "UTC");
+    const pages = archivePages(published.length, today);
     expect(pages.map((page) => page.path)).toEqual(["/effects/", "/effects/page/2/", "/effects/page/3/"]);
-    expect(pages.map((page) => page.context.entries.length)).toEqual([
-      ARCHIVE_PAGE_SIZE,
-      ARCHIVE_PAGE_SIZE,
-      5,
+    // Each page's query takes its 20 from the published Effects, newest first (the template's query).
+    expect(pages.map(({ context }) => [context.skip, context.limit, context.publishedUpTo])).toEqual([
+      [0, ARCHIVE_PAGE_SIZE, today],
+      [ARCHIVE_PAGE_SIZE, ARCHIVE_PAGE_SIZE, today],
+      [2 * ARCHIVE_PAGE_SIZE, ARCHIVE_PAGE_SIZE, today],
     ]);
-    expect(pages[0].context.entries[0]).toMatchObject({
-      date: "2026-02-14",
-      path: "/effects/2026-02-14/",
-      dateLabel: "February 14, 2026",
-      summary: "Summary of 2026-02-14.",
-    });
-    expect(pages[1].context).toMatchObject({
+    expect(archivePage(pages[1].context, [])).toMatchObject({
       newerPath: "/effects/",
       olderPath: "/effects/page/3/",
       pageCount: 3,
     });
-    expect(pages[2].context.olderPath).toBeNull();
+    expect(archivePage(pages[2].context, []).olderPath).toBeNull();
   });
 
   it("still has an archive page before the first Effect is published", () => {
-    expect(archivePages([], "UTC")).toEqual([
+    const pages = archivePages(0, today);
+    expect(pages).toEqual([
       {
         path: "/effects/",
-        context: { page: 1, pageCount: 1, entries: [], newerPath: null, olderPath: null },
+        context: { page: 1, pageCount: 1, limit: ARCHIVE_PAGE_SIZE, skip: 0, publishedUpTo: today },
       },
+    ]);
+    expect(archivePage(pages[0].context, [])).toEqual({
+      page: 1,
+      pageCount: 1,
+      entries: [],
+      newerPath: null,
+      olderPath: null,
+    });
+  });
+
+  it("gives each published Effect a page whose queries stop at the publication day", () => {
+    expect(effectPages(published.slice(0, 2), today)).toEqual([
+      { path: "/effects/2026-02-14/", context: { date: "2026-02-14", publishedUpTo: today } },
+      { path: "/effects/2026-02-13/", context: { date: "2026-02-13", publishedUpTo: today } },
     ]);
   });
 
-  it("links each Effect to the day before's and the day after's", () => {
-    const pages = effectPages(published.slice(0, 3), SITE, "America/New_York");
-    expect(pages.map((page) => [page.path, page.context.previous?.path, page.context.next?.path])).toEqual([
-      ["/effects/2026-02-14/", "/effects/2026-02-13/", undefined],
-      ["/effects/2026-02-13/", "/effects/2026-02-12/", "/effects/2026-02-14/"],
-      ["/effects/2026-02-12/", undefined, "/effects/2026-02-13/"],
-    ]);
-    expect(pages[0].context.publishedAt).toBe("2026-02-14T05:00:00.000Z");
-    expect(pages[0].context.html).toBe(markdownToHtml(BODY, SITE));
+  it("shows the body as the feeds carry it, published at the start of its day in the brand's zone", async () => {
+    const context = {
+      nodeModel: { findOne: async () => ({ siteUrl: SITE, timeZone: "America/New_York" }) },
+    };
+    const { html, publishedAt } = effectResolvers.Effect;
+    expect(await html.resolve(published[0], {}, context)).toBe(markdownToHtml(BODY, SITE));
+    expect(await publishedAt.resolve(published[0], {}, context)).toBe("2026-02-14T05:00:00.000Z");
+  });
+
+  it("makes an Effect of a good file, with its page and its day's label", () => {
+    const { effect: made, problems } = effectOfFile(
+      { name: "2026-11-21.yaml", text: `title: T\nsummary: S\nbody: B\n` },
+      "content/effects",
+    );
+    expect(problems).toEqual([]);
+    expect(made).toEqual({
+      date: "2026-11-21",
+      file: "content/effects/2026-11-21.yaml",
+      path: "/effects/2026-11-21/",
+      dateLabel: "November 21, 2026",
+      title: "T",
+      summary: "S",
+      body: "B",
+    });
   });
 });
 
