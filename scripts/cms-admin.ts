@@ -3,7 +3,8 @@
  * copied from node_modules at build time rather than committed, `config.yml` generated from
  * src/content/schema.ts, and the preview pane's code and CSS (`/admin/previews.js`
  * from src/cms-preview/previews.tsx, `/admin/preview.css` from the site's src/styles/global.css).
- * `static/admin/` adds the page and the editor setup script.
+ * `static/admin/` adds the page and the editor setup script; the sign-in's two pages are written
+ * with the functions' address (./cms-sign-in-pages.ts).
  */
 import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -12,6 +13,7 @@ import type { GatsbyNode } from "gatsby";
 import type { PreviewTexts } from "../src/cms-preview/preview-texts.ts";
 import { backendFromEnv, cmsConfigYaml } from "../src/content/cms-config.ts";
 import type { Brand, EffectPages } from "../src/content/schema.ts";
+import { functionsBaseFor, writeSignInPages } from "./cms-sign-in-pages.ts";
 
 // Gatsby bundles gatsby-node.ts and its imports, which leaves no `require.resolve`: resolve from the project.
 const requireFromRoot = createRequire(path.resolve("package.json"));
@@ -87,8 +89,13 @@ export async function writeCmsAdmin(
     "js-yaml.min.js",
   );
   await copyFile(jsYaml, path.join(target, "js-yaml.min.js"));
-  await writeFile(path.join(target, "config.yml"), cmsConfigYaml(backendFromEnv(env)));
-  await Promise.all([writePreviews(target, texts), writePreviewCss(target)]);
+  const backend = backendFromEnv(env);
+  await writeFile(path.join(target, "config.yml"), cmsConfigYaml(backend));
+  await Promise.all([
+    writePreviews(target, texts),
+    writePreviewCss(target),
+    writeSignInPages(publicDir, functionsBaseFor(backend.functionsBase)),
+  ]);
   return { files: bundle.length + 2 };
 }
 

@@ -11,6 +11,8 @@ import {
   ADMIN_PATH,
   adminSecurityHeaders,
   contentSecurityPolicy,
+  SIGN_IN_PAGES,
+  signInPageSecurityHeaders,
   securityHeaders,
   siteConnectOrigins,
   sitePaths,
@@ -46,6 +48,12 @@ export function hostHeaders(publicDir: string, connectOrigins: string[]): string
   const adminOnly = Object.fromEntries(
     Object.entries(admin).filter(([name, value]) => security[name] !== value),
   );
+  // The sign-in pages keep the popup's opener and call the functions: their own values, the
+  // others' detached.
+  const signIn = signInPageSecurityHeaders(connectOrigins);
+  const signInOnly = Object.fromEntries(
+    Object.entries(signIn).filter(([name, value]) => (admin[name] ?? security[name]) !== value),
+  );
   return [
     "# Written by `gatsby build` (site-headers/host-headers.ts): the headers the local stack sends.",
     rule("/*", security),
@@ -53,6 +61,13 @@ export function hostHeaders(publicDir: string, connectOrigins: string[]): string
       `${ADMIN_PATH}*`,
       adminOnly,
       Object.keys(adminOnly).filter((name) => name in security),
+    ),
+    ...SIGN_IN_PAGES.map((page) =>
+      rule(
+        `${page}*`,
+        signInOnly,
+        Object.keys(signInOnly).filter((name) => name in security || name in admin),
+      ),
     ),
     rule("/static/*", { "Cache-Control": immutable }),
     ...hashed.map((urlPath) => rule(urlPath, { "Cache-Control": immutable })),
