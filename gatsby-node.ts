@@ -1,3 +1,8 @@
+/**
+ * The site's data and pages: the content types and their checks, the Effects as typed nodes
+ * (src/effects/effect-nodes.ts), the pages made from queries, and after the build the files made
+ * from them; the build's other jobs (bundles, the CMS, robots.txt, _headers) are one-line calls.
+ */
 import { mkdir, writeFile } from "fs/promises";
 import path from "path";
 import type { GatsbyNode } from "gatsby";

@@ -25,9 +25,12 @@ const FILE_NAME = new RegExp(`^[\\w.@-][\\w./@-]*\\.(?:${EXTENSIONS})$`);
 const GENERATED =
   /^(public|\.data|\.cache|\.node|\.test-site|\.test-site-cache|\.cms-develop|\.public-aside|\.cache-aside|node_modules|coverage|screenshots|bench\/\.tmp)(\/|$)|^src\/gatsby-types\.d\.ts$/;
 
-/** Files a build writes (`404.html`, an Effect's `mail.json`, content-hashed bundles), never tracked. */
+/**
+ * Files a build writes (`404.html`, an Effect's `mail.json`, content-hashed bundles), never
+ * tracked; and a static host's server-code files, which a build must never hold.
+ */
 const BUILT =
-  /(^|\/)(404\.html|mail\.json|sender\.json|latest\.json|config\.yml|feed\.json|rss\.xml)$|index\.html$|[-.][0-9a-f]{8,}\.(js|css)$/;
+  /(^|\/)(404\.html|mail\.json|sender\.json|latest\.json|config\.yml|feed\.json|rss\.xml|_worker\.js|_routes\.json)$|index\.html$|[-.][0-9a-f]{8,}\.(js|css)$/;
 
 /** A folder path in backticks: `server/`, `supabase/functions/_shared/`. */
 const FOLDER = /^[\w.-]+(\/[\w.-]+)*\/$/;

@@ -20,11 +20,11 @@ export function functionsBaseFor(supabaseUrl: string | undefined): string {
   return supabaseUrl ? `${supabaseUrl.replace(/\/+$/, "")}/functions/v1` : "/functions/v1";
 }
 
-function page(title: string, text: string, functionsBase: string): string {
+function page(step: "forward" | "finish", title: string, text: string, functionsBase: string): string {
   // `<` never closes the data block early.
   const reasons = JSON.stringify(CMS_SIGN_IN_REASONS).replace(/</g, "\\u003c");
   return `<!doctype html>
-<html lang="en" data-functions="${escapeHtml(functionsBase)}">
+<html lang="en" data-step="${step}" data-functions="${escapeHtml(functionsBase)}">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -46,13 +46,13 @@ function page(title: string, text: string, functionsBase: string): string {
 }
 
 export async function writeSignInPages(publicDir: string, functionsBase: string): Promise<void> {
-  const pages: Array<[string, string, string]> = [
-    [CMS_SIGN_IN_PATH, "Signing in with GitHub", "Taking you to GitHub to sign in…"],
-    [CMS_SIGNED_IN_PATH, "Signing in with GitHub", "Finishing the sign-in…"],
+  const pages: Array<[string, "forward" | "finish", string, string]> = [
+    [CMS_SIGN_IN_PATH, "forward", "Signing in with GitHub", "Taking you to GitHub to sign in…"],
+    [CMS_SIGNED_IN_PATH, "finish", "Signing in with GitHub", "Finishing the sign-in…"],
   ];
-  for (const [urlPath, title, text] of pages) {
+  for (const [urlPath, step, title, text] of pages) {
     const dir = path.join(publicDir, urlPath);
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, "index.html"), page(title, text, functionsBase));
+    await writeFile(path.join(dir, "index.html"), page(step, title, text, functionsBase));
   }
 }

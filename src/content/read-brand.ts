@@ -1,3 +1,4 @@
+// `brand.yaml` before GraphQL, and the sender's identity from the content.
 import { readFileSync } from "fs";
 import path from "path";
 import type { SenderIdentity } from "../../supabase/functions/_shared/contract/published";

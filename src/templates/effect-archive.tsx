@@ -1,3 +1,4 @@
+// A page of the archive.
 import { graphql, type HeadFC, type PageProps } from "gatsby";
 import { EffectArchive } from "../components/effects/effect-archive";
 import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";

@@ -1,3 +1,4 @@
+// An Effect of the Day's page.
 import { graphql, type HeadFC, type PageProps } from "gatsby";
 import { EffectArticle } from "../components/effects/effect-article";
 import { EffectNeighbours } from "../components/effects/effect-neighbours";

@@ -1,3 +1,4 @@
+// The pages a signup without JavaScript lands on.
 import { graphql, type HeadFC, type PageProps } from "gatsby";
 import type { Brand, EffectPages, Newsletter } from "../content/schema";
 import { Seo } from "../components/seo/seo";

@@ -9,9 +9,11 @@
 
 (function () {
   var PROVIDER = "github";
-  var functions = document.documentElement.getAttribute("data-functions");
+  var root = document.documentElement;
+  var functions = root.getAttribute("data-functions");
 
-  if (window.location.pathname.indexOf("/admin/sign-in/") === 0) {
+  // Which page this is, from the page itself (a host may serve it with or without the slash).
+  if (root.getAttribute("data-step") === "forward") {
     window.location.replace(functions + "/cms-auth" + window.location.search);
     return;
   }

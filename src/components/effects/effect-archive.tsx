@@ -1,3 +1,4 @@
+// The archive's list and its pages.
 import { graphql } from "gatsby";
 import type { EffectPages } from "../../content/schema";
 import type { ArchivePage } from "../../effects/publication";

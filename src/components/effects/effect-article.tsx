@@ -1,3 +1,4 @@
+// An Effect's text.
 import type { EffectFields } from "../../effects/effect-nodes";
 
 interface EffectArticleProps {

@@ -1,3 +1,4 @@
+// The previous and next Effect.
 import { graphql } from "gatsby";
 import type { EffectLink } from "../../effects/publication";
 

@@ -1,3 +1,4 @@
+// The frame of the Effects' pages: header, newsletter, footer.
 import { graphql } from "gatsby";
 import React from "react";
 import type { Brand, EffectPages, Landing, Newsletter } from "../../content/schema";

@@ -1,3 +1,4 @@
+// Their header.
 import { archivePath } from "../../effects/paths";
 
 interface SiteHeaderProps {
