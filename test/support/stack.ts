@@ -27,7 +27,8 @@ export interface Stack {
 }
 
 export async function startStack(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Stack> {
-  const port = await freePort();
+  // A caller that must name the address before the stack starts (another server points at it) picks the port.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "purpose-e2e-"));
   try {

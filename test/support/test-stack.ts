@@ -226,7 +226,13 @@ async function startDenoTestStack(
   const now = () => new Date(Date.now() + offsetMs);
   // Behind the gateway, the site's address (and the links in mail) is the gateway's.
   const port = await freePort();
-  const gatewayPort = behindGateway ? await freePort() : port;
+  // A caller that must know the gateway's address first (the site's build points at it) names it
+  // in FUNCTIONS_URL.
+  const gatewayPort = !behindGateway
+    ? port
+    : env.FUNCTIONS_URL
+      ? Number(new URL(env.FUNCTIONS_URL).port)
+      : await freePort();
   const url = `http://localhost:${gatewayPort}`;
   const identity = contentIdentity();
   // The operator's side, on the same database: counts, the list, the purge. No feature: it serves

@@ -1,0 +1,124 @@
+/**
+ * Signing in to the content editor as it is deployed: the site on its own origin, and the
+ * functions on another, served by Deno behind the stand-in for Supabase's gateway, which serves a
+ * function's HTML as plain text. Chromium goes /admin/ → "Login with GitHub" → the site's
+ * /admin/sign-in/ → cms-auth → GitHub (a stand-in on loopback) → "Authorize" → the site's
+ * /admin/signed-in/, which exchanges its one-time code with the functions and hands the token to
+ * the editor. The site here is the tests' build served by the local stack; its two sign-in pages
+ * are given the functions' address as a build with GATSBY_SUPABASE_URL would write it.
+ */
+import type { Browser } from "playwright-core";
+import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { visible } from "../test/support/expect";
+import { freePort } from "../test/support/free-port";
+import {
+  E2E_REPO,
+  type GithubStandIn,
+  STAND_IN_CLIENT_ID,
+  STAND_IN_CLIENT_SECRET,
+  startGithubStandIn,
+} from "../test/support/github-stand-in";
+import { postgresAvailable, type PostgresServer, startPostgres } from "../test/support/postgres-server";
+import { describeInBrowser } from "../test/support/site";
+import { type Stack, startStack, TEST_SITE_DIR } from "../test/support/stack";
+import { startTestStack, type TestStack } from "../test/support/test-stack";
+
+(postgresAvailable() ? describeInBrowser : describe.skip)(
+  "signing in to the content editor with the functions on Supabase's gateway",
+  () => {
+    let postgres: PostgresServer;
+    let github: GithubStandIn;
+    let functions: TestStack;
+    let site: Stack;
+    let browser: Browser;
+
+    beforeAll(async () => {
+      [postgres, github, browser] = await Promise.all([
+        startPostgres(),
+        startGithubStandIn({ repo: E2E_REPO }),
+        launchChromium(),
+      ]);
+      const [sitePort, gatewayPort] = [await freePort(), await freePort()];
+      const siteUrl = `http://127.0.0.1:${sitePort}`;
+      const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+      functions = await startTestStack(
+        "Deno behind Supabase's gateway",
+        {
+          SITE_URL: siteUrl,
+          ALLOWED_ORIGINS: siteUrl,
+          FUNCTIONS_URL: `${gatewayUrl}/functions/v1`,
+          CMS_GITHUB_CLIENT_ID: STAND_IN_CLIENT_ID,
+          CMS_GITHUB_CLIENT_SECRET: STAND_IN_CLIENT_SECRET,
+          CMS_GITHUB_URL: github.url,
+        },
+        postgres.url,
+      );
+      site = await startStack({
+        PORT: String(sitePort),
+        PUBLIC_DIR: TEST_SITE_DIR,
+        GATSBY_SUPABASE_URL: gatewayUrl,
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await site?.stop();
+      await functions?.close();
+      await github?.stop();
+      postgres?.stop();
+    }, 30_000);
+
+    it("signs the editor in, though no function may answer a page", async () => {
+      const gateway = functions.url;
+      const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+      const fromGateway: string[] = [];
+      const elsewhere: string[] = [];
+      context.on("response", (response) => {
+        if (response.url().startsWith(gateway))
+          fromGateway.push(`${response.status()} ${response.headers()["content-type"] ?? ""}`);
+      });
+      await context.route("https://api.github.com/**", async (route) => {
+        const url = new URL(route.request().url());
+        return route.fulfill({
+          response: await route.fetch({ url: `${github.url}${url.pathname}${url.search}` }),
+        });
+      });
+      // What a build with GATSBY_SUPABASE_URL writes into the two sign-in pages.
+      await context.route(/\/admin\/sign(ed)?-in\//, async (route) => {
+        const response = await route.fetch();
+        const html = (await response.text()).replace(
+          'data-functions="/functions/v1"',
+          `data-functions="${gateway}/functions/v1"`,
+        );
+        return route.fulfill({ response, body: html });
+      });
+      await context.route(
+        (url) => ![site.url, gateway, github.url, "https://api.github.com"].includes(url.origin),
+        (route) => {
+          elsewhere.push(route.request().url());
+          return route.abort();
+        },
+      );
+      const page = await context.newPage();
+      await page.goto(`${site.url}/admin/`);
+      const popupOpened = page.waitForEvent("popup");
+      await page.getByRole("button", { name: "Login with GitHub" }).click();
+      const popup = await popupOpened;
+      await popup.getByRole("heading", { name: "Authorize the content editor" }).waitFor();
+      const closed = popup.waitForEvent("close");
+      await popup.getByRole("link", { name: "Authorize" }).click();
+      await closed;
+
+      await visible(page.getByRole("heading", { name: "Collections" }));
+      const token = github.tokens.at(-1);
+      expect(token).toMatch(/^gho_/);
+      expect(github.apiAuthorizations).toContain(`token ${token}`);
+      // Through the gateway: redirects and JSON only, never a page it would have made plain text.
+      expect(fromGateway.length).toBeGreaterThanOrEqual(3);
+      expect(fromGateway.filter((answer) => /html|text\/plain/.test(answer))).toEqual([]);
+      expect(functions.gateway?.stopped).toEqual([]);
+      expect(elsewhere).toEqual([]);
+      await context.close();
+    });
+  },
+);
