@@ -84,7 +84,9 @@ import { startTestStack, type TestStack } from "../test/support/test-stack";
         });
       });
       // What a build with GATSBY_SUPABASE_URL writes into the two sign-in pages.
-      await context.route(/\/admin\/sign(ed)?-in\//, async (route) => {
+      // Decap asks for /admin/sign-in without its slash.
+      const signInPage = (url: URL) => /^\/admin\/sign(ed)?-in\/?$/.test(url.pathname);
+      await context.route(signInPage, async (route) => {
         const response = await route.fetch();
         const html = (await response.text()).replace(
           'data-functions="/functions/v1"',

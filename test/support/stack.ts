@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { readVariable } from "../../supabase/functions/_shared/contract/variables.ts";
 import { freePort } from "./free-port";
 import { startProcess } from "./process";
 
@@ -28,7 +29,8 @@ export interface Stack {
 
 export async function startStack(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Stack> {
   // A caller that must name the address before the stack starts (another server points at it) picks the port.
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const chosen = readVariable(env, "PORT");
+  const port = chosen ? Number(chosen) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "purpose-e2e-"));
   try {

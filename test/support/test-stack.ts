@@ -25,6 +25,7 @@ import { type RunningServer, startServer } from "../../server/start-server.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { createBackend } from "../../supabase/functions/_shared/backend.ts";
+import { readVariable } from "../../supabase/functions/_shared/contract/variables.ts";
 import { contentIdentity } from "./effect-fixtures.ts";
 import { freePort } from "./free-port.ts";
 import { type SupabaseGateway, startSupabaseGateway } from "./supabase-gateway.ts";
@@ -228,11 +229,8 @@ async function startDenoTestStack(
   const port = await freePort();
   // A caller that must know the gateway's address first (the site's build points at it) names it
   // in FUNCTIONS_URL.
-  const gatewayPort = !behindGateway
-    ? port
-    : env.FUNCTIONS_URL
-      ? Number(new URL(env.FUNCTIONS_URL).port)
-      : await freePort();
+  const named = readVariable(env, "FUNCTIONS_URL");
+  const gatewayPort = !behindGateway ? port : named ? Number(new URL(named).port) : await freePort();
   const url = `http://localhost:${gatewayPort}`;
   const identity = contentIdentity();
   // The operator's side, on the same database: counts, the list, the purge. No feature: it serves
