@@ -4,9 +4,11 @@
  * function's HTML as plain text. Chromium goes /admin/ → "Login with GitHub" → the site's
  * /admin/sign-in/ → cms-auth → GitHub (a stand-in on loopback) → "Authorize" → the site's
  * /admin/signed-in/, which exchanges its one-time code with the functions and hands the token to
- * the editor. The site here is the tests' build served by the local stack; its two sign-in pages
- * are given the functions' address as a build with GATSBY_SUPABASE_URL would write it.
+ * the editor. The site here is the tests' build served by the local stack, behind a small proxy
+ * that gives its two sign-in pages the functions' address as a build with GATSBY_SUPABASE_URL
+ * writes it (a browser-side rewrite would miss the page GitHub's callback redirects to).
  */
+import { createServer } from "node:http";
 import type { Browser } from "playwright-core";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { visible } from "../test/support/expect";
@@ -23,13 +25,42 @@ import { describeInBrowser } from "../test/support/site";
 import { type Stack, startStack, TEST_SITE_DIR } from "../test/support/stack";
 import { startTestStack, type TestStack } from "../test/support/test-stack";
 
+/** The site at `port`: the stack's answers, the sign-in pages with the functions' address. */
+async function startSiteAsBuiltFor(port: number, stackUrl: string, functionsBase: string) {
+  const server = createServer(async (request, response) => {
+    const answer = await fetch(`${stackUrl}${request.url}`, {
+      method: request.method,
+      headers: { accept: request.headers.accept ?? "*/*" },
+      redirect: "manual",
+    });
+    const headers: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!["content-encoding", "content-length", "transfer-encoding", "connection"].includes(name))
+        headers[name] = value;
+    });
+    let body = Buffer.from(await answer.arrayBuffer());
+    if (/^\/admin\/sign(ed)?-in\/?(\?|$)/.test(request.url ?? ""))
+      body = Buffer.from(
+        body.toString("utf8").replace('data-functions="/functions/v1"', `data-functions="${functionsBase}"`),
+      );
+    response.writeHead(answer.status, headers);
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 (postgresAvailable() ? describeInBrowser : describe.skip)(
   "signing in to the content editor with the functions on Supabase's gateway",
   () => {
     let postgres: PostgresServer;
     let github: GithubStandIn;
     let functions: TestStack;
-    let site: Stack;
+    let stack: Stack;
+    let site: { url: string; close(): Promise<void> };
     let browser: Browser;
 
     beforeAll(async () => {
@@ -53,16 +84,14 @@ import { startTestStack, type TestStack } from "../test/support/test-stack";
         },
         postgres.url,
       );
-      site = await startStack({
-        PORT: String(sitePort),
-        PUBLIC_DIR: TEST_SITE_DIR,
-        GATSBY_SUPABASE_URL: gatewayUrl,
-      });
+      stack = await startStack({ PUBLIC_DIR: TEST_SITE_DIR, GATSBY_SUPABASE_URL: gatewayUrl });
+      site = await startSiteAsBuiltFor(sitePort, stack.url, `${gatewayUrl}/functions/v1`);
     }, 120_000);
 
     afterAll(async () => {
       await browser?.close();
-      await site?.stop();
+      await site?.close();
+      await stack?.stop();
       await functions?.close();
       await github?.stop();
       postgres?.stop();
@@ -82,17 +111,6 @@ import { startTestStack, type TestStack } from "../test/support/test-stack";
         return route.fulfill({
           response: await route.fetch({ url: `${github.url}${url.pathname}${url.search}` }),
         });
-      });
-      // What a build with GATSBY_SUPABASE_URL writes into the two sign-in pages.
-      // Decap asks for /admin/sign-in without its slash.
-      const signInPage = (url: URL) => /^\/admin\/sign(ed)?-in\/?$/.test(url.pathname);
-      await context.route(signInPage, async (route) => {
-        const response = await route.fetch();
-        const html = (await response.text()).replace(
-          'data-functions="/functions/v1"',
-          `data-functions="${gateway}/functions/v1"`,
-        );
-        return route.fulfill({ response, body: html });
       });
       await context.route(
         (url) => ![site.url, gateway, github.url, "https://api.github.com"].includes(url.origin),

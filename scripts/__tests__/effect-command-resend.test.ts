@@ -11,8 +11,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
+import { effectContext, runEffectCommand } from "../../server/effect-commands.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
 import {
+  contentIdentity,
   fixtureEdition,
   publishEdition,
   readerAddress,
@@ -121,5 +123,52 @@ describe("a send over Resend killed with SIGKILL mid-request", () => {
     expect(resend.requests.filter((request) => request.idempotencyKey === heldKey).length).toBe(2);
     for (let i = 1; i <= READERS; i++) expect(resend.received(readerAddress(i))).toBe(1);
     expect(resend.requests.every((request) => request.mails <= 100)).toBe(true);
+  });
+
+  it("keeps a batch with no clear answer in doubt under its key, and sends it again after the pause: once each", async () => {
+    const db = await createPgliteExecutor(path.join(dataDir, "pglite"));
+    const date = "2026-11-22";
+    publishEdition(publicDir, fixtureEdition(date, SITE));
+    const before = new Map(
+      Array.from({ length: READERS }, (_, i) => [
+        readerAddress(i + 1),
+        resend.received(readerAddress(i + 1)),
+      ]),
+    );
+    const earlier = resend.requests.length;
+    try {
+      // Every try of the first request is taken and its answer lost: the transport gives up.
+      resend.dropAnswers(4);
+      const output = await runEffectCommand(
+        { action: "send", date, retryUnknown: false },
+        effectContext(
+          { ...env, MAIL_RETRY_BASE_SECONDS: "0.2", MAIL_RETRY_MAX_SECONDS: "1" },
+          {
+            db,
+            dataDir,
+            publicDir,
+            log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+            identity: contentIdentity(),
+          },
+          SITE,
+        ),
+      );
+      expect(output).toMatch(/unknown\s+0/);
+      const status = await createDeliveryStore(db).status(date);
+      expect(status?.counts).toMatchObject({ sent: READERS, unknown: 0, sending: 0 });
+      const requests = resend.requests.slice(earlier);
+      const firstKey = requests[0]?.idempotencyKey;
+      // The lost request went four times in the transport and once more after the pause, same key.
+      expect(requests.filter((request) => request.idempotencyKey === firstKey).map((r) => r.status)).toEqual([
+        "dropped",
+        "dropped",
+        "dropped",
+        "dropped",
+        200,
+      ]);
+      for (const [address, count] of before) expect(resend.received(address)).toBe(count + 1);
+    } finally {
+      await db.close();
+    }
   });
 });

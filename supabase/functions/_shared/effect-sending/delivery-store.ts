@@ -27,8 +27,15 @@ export interface ClaimedBatch {
   skipped: number;
 }
 
+/**
+ * What happened to one mail of a batch: sent; refused for good or for now; over a mail API that
+ * keeps keys, `in_doubt` (no clear answer: the same request goes again under its key after the
+ * backoff) or `unknown` (the API says the key was used for other bytes: it went out once, in a
+ * form the sender cannot tell).
+ */
 export type DeliveryOutcome =
-  { id: string; result: "sent" } | { id: string; result: "permanent" | "temporary"; reason: string };
+  | { id: string; result: "sent" }
+  | { id: string; result: "permanent" | "temporary" | "in_doubt" | "unknown"; reason: string };
 
 export interface EditionStatus {
   date: string;
@@ -128,7 +135,8 @@ export function createDeliveryStore(db: SqlExecutor) {
         const [row] = existing
           ? await tx.query<{ id: string }>(
               `update effect_deliveries set status = 'sending', attempts = attempts + 1, lease_owner = 'welcome',
-                 lease_until = $2::timestamptz where id = $1 returning id`,
+                 lease_until = $2::timestamptz, batch_key = null, claimed_at = null, pending_token = null
+               where id = $1 returning id`,
               [existing.id, leaseUntil.toISOString()],
             )
           : await tx.query<{ id: string }>(
@@ -222,21 +230,27 @@ export function createDeliveryStore(db: SqlExecutor) {
       leaseUntil: Date,
       keysKeptSince: Date,
     ): Promise<ClaimedBatch | null> {
-      const [candidate] = await db.query<{ batch_key: string }>(
-        `select batch_key from effect_deliveries
-         where edition_date = $1::date and status = 'sending' and lease_until < $2::timestamptz
-           and batch_key is not null and claimed_at > $3::timestamptz
-         order by claimed_at limit 1`,
-        [date, now.toISOString(), keysKeptSince.toISOString()],
-      );
-      if (!candidate) return null;
-      // Row locks make this the one taker: another sender's update waits, then finds the lease renewed.
-      const rows = await db.query<{ id: string; recipient: string; pending_token: string | null }>(
-        `update effect_deliveries set lease_owner = $3, lease_until = $4::timestamptz
-         where batch_key = $1 and status = 'sending' and lease_until < $2::timestamptz
-         returning id, recipient, pending_token`,
-        [candidate.batch_key, now.toISOString(), owner, leaseUntil.toISOString()],
-      );
+      const reclaimed = await db.transaction(async (tx) => {
+        const [candidate] = await tx.query<{ batch_key: string }>(
+          `select batch_key from effect_deliveries
+           where edition_date = $1::date and status = 'sending' and lease_until < $2::timestamptz
+             and batch_key is not null and claimed_at > $3::timestamptz
+           order by lease_until limit 1`,
+          [date, now.toISOString(), keysKeptSince.toISOString()],
+        );
+        if (!candidate) return null;
+        // One taker per batch: a second sender waits here, then finds its lease renewed.
+        await tx.query("select pg_advisory_xact_lock(hashtext($1))", [candidate.batch_key]);
+        const rows = await tx.query<{ id: string; recipient: string; pending_token: string | null }>(
+          `update effect_deliveries set lease_owner = $3, lease_until = $4::timestamptz, attempts = attempts + 1
+           where batch_key = $1 and status = 'sending' and lease_until < $2::timestamptz
+           returning id, recipient, pending_token`,
+          [candidate.batch_key, now.toISOString(), owner, leaseUntil.toISOString()],
+        );
+        return { candidate, rows };
+      });
+      if (!reclaimed) return null;
+      const { candidate, rows } = reclaimed;
       if (rows.length === 0) return { deliveries: [], batchKey: candidate.batch_key, skipped: 0 };
       return {
         deliveries: rows
@@ -261,7 +275,8 @@ export function createDeliveryStore(db: SqlExecutor) {
     /** `send --retry-unknown`: the edition's unknown deliveries are queued again. */
     async requeueUnknown(date: string, now: Date): Promise<number> {
       const rows = await db.query(
-        `update effect_deliveries set status = 'queued', next_attempt_at = $2::timestamptz
+        `update effect_deliveries set status = 'queued', next_attempt_at = $2::timestamptz,
+           batch_key = null, claimed_at = null, pending_token = null
          where edition_date = $1::date and status = 'unknown' returning id`,
         [date, now.toISOString()],
       );
@@ -384,6 +399,12 @@ export function createDeliveryStore(db: SqlExecutor) {
       const retried = outcomes.filter(
         (outcome): outcome is Extract<DeliveryOutcome, { reason: string }> => outcome.result === "temporary",
       );
+      const inDoubt = outcomes.filter(
+        (outcome): outcome is Extract<DeliveryOutcome, { reason: string }> => outcome.result === "in_doubt",
+      );
+      const unknown = outcomes.filter(
+        (outcome): outcome is Extract<DeliveryOutcome, { reason: string }> => outcome.result === "unknown",
+      );
       const mine = `(d.status = 'unknown' or (d.status = 'sending' and d.lease_owner = $2))`;
       return db.transaction(async (tx) => {
         if (sent.length > 0)
@@ -425,11 +446,44 @@ export function createDeliveryStore(db: SqlExecutor) {
               retried.map((outcome) => outcome.reason.slice(0, 1000)),
             ],
           );
-        // Temporary failures since the last mail that went out; a permanent one says nothing
-        // about the server's health.
+        // A batch in doubt keeps its key, its rows and their tokens, so that after the backoff it
+        // is the same request again (`reclaimInDoubt`); its lease is the backoff.
+        if (inDoubt.length > 0)
+          await tx.query(
+            `update effect_deliveries d set lease_owner = null, last_error = f.reason,
+               lease_until = $3::timestamptz
+                 + least($5::float8, $4::float8 * power(2, greatest(d.attempts - 1, 0))) * interval '1 second'
+             from unnest($1::uuid[], $6::text[]) as f(id, reason)
+             where d.id = f.id and d.status = 'sending' and d.lease_owner = $2`,
+            [
+              inDoubt.map((outcome) => outcome.id),
+              owner,
+              nowIso,
+              policy.baseSeconds,
+              policy.maxSeconds,
+              inDoubt.map((outcome) => outcome.reason.slice(0, 1000)),
+            ],
+          );
+        if (unknown.length > 0)
+          await tx.query(
+            `update effect_deliveries d set status = 'unknown', lease_owner = null, lease_until = null,
+               pending_token = null, last_error = f.reason
+             from unnest($1::uuid[], $3::text[]) as f(id, reason)
+             where d.id = f.id and ${mine}`,
+            [
+              unknown.map((outcome) => outcome.id),
+              owner,
+              unknown.map((outcome) => outcome.reason.slice(0, 1000)),
+            ],
+          );
+        // Temporary failures since the last mail that went out (a batch in doubt is one request,
+        // one failure); a permanent one says nothing about the server's health.
         const lastSent = outcomes.map((outcome) => outcome.result).lastIndexOf("sent");
-        const trailing = retried.filter((outcome) => outcomes.indexOf(outcome) > lastSent);
-        const lastError = retried.at(-1)?.reason ?? null;
+        const trailing = [
+          ...retried.filter((outcome) => outcomes.indexOf(outcome) > lastSent),
+          ...inDoubt.filter((outcome) => outcomes.indexOf(outcome) > lastSent).slice(0, 1),
+        ];
+        const lastError = (retried.at(-1) ?? inDoubt.at(-1))?.reason ?? null;
         const [edition] = await tx.query<{ status: EditionState }>(
           `update effect_editions set
              consecutive_failures = case when $2 then 0 else consecutive_failures end + $3,
@@ -463,7 +517,10 @@ export function createDeliveryStore(db: SqlExecutor) {
     /** When the edition's next queued delivery is due, or null when none is queued. */
     async nextDueAt(date: string): Promise<Date | null> {
       const [row] = await db.query<{ due: unknown }>(
-        `select min(next_attempt_at) as due from effect_deliveries where edition_date = $1::date and status = 'queued'`,
+        `select min(case when status = 'queued' then next_attempt_at else lease_until end) as due
+         from effect_deliveries
+         where edition_date = $1::date
+           and (status = 'queued' or (status = 'sending' and lease_owner is null and batch_key is not null))`,
         [date],
       );
       return toDate(row?.due);

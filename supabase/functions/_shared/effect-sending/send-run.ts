@@ -15,6 +15,7 @@ import type { MailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { maskAddresses, maskEmail } from "../logger.ts";
 import type { Logger } from "../logger.ts";
+import { keyAlreadyUsed } from "../mail/smtp-failure.ts";
 import { classifySendError, type MailPace } from "./delivery-decisions.ts";
 import type {
   ClaimedBatch,
@@ -174,11 +175,26 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
           );
           for (const delivery of deliveries) outcomes.push({ id: delivery.id, result: "sent" });
         } catch (error) {
-          // Refused as a whole for good (one address the API will not take): nothing went out, so
-          // each mail is tried on its own, and only the one at fault fails.
-          if (classifySendError(error).kind === "permanent")
+          const reason = classifySendError(error).reason;
+          if (keyAlreadyUsed(error)) {
+            // Sent before in another form (the sender's names changed since): it went out once;
+            // a new key would send it twice. The operator sees them as unknown.
+            log.warn(
+              `effect ${date}: a batch's key was used for other bytes: ${deliveries.length} mails unknown`,
+            );
+            for (const delivery of deliveries) outcomes.push({ id: delivery.id, result: "unknown", reason });
+          } else if (classifySendError(error).kind === "permanent") {
+            // Refused as a whole for good (one address the API will not take): nothing went out,
+            // so each mail is tried on its own, and only the one at fault fails.
             await Promise.all(deliveries.map((delivery, i) => one(delivery, `${batch.batchKey}-${i}`)));
-          else for (const delivery of deliveries) fail(delivery, error);
+          } else {
+            // No clear answer: the API may have taken it. The same request goes again under its
+            // key after the backoff, and the API sends it once.
+            log.warn(
+              `effect ${date}: a batch of ${deliveries.length} is in doubt, sent again under its key after a pause: ${maskAddresses(reason)}`,
+            );
+            for (const delivery of deliveries) outcomes.push({ id: delivery.id, result: "in_doubt", reason });
+          }
         }
       } else {
         await Promise.all(deliveries.map((delivery) => one(delivery, `effect-${delivery.id}`)));
@@ -191,7 +207,7 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
     for (const outcome of outcomes) {
       if (outcome.result === "sent") report.sent += 1;
       else if (outcome.result === "permanent") report.failed += 1;
-      else report.retried += 1;
+      else if (outcome.result !== "unknown") report.retried += 1;
     }
     if (paused) {
       report.paused = true;

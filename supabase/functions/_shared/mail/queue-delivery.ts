@@ -10,7 +10,7 @@ import type { Config } from "../config.ts";
 import { maskEmail } from "../logger.ts";
 import type { Logger } from "../logger.ts";
 import type { MailJob, MailQueue } from "./mail-queue.ts";
-import { smtpFailureKind } from "./smtp-failure.ts";
+import { keyAlreadyUsed, smtpFailureKind } from "./smtp-failure.ts";
 import { retryDelaySeconds } from "../subscriptions/lifecycle.ts";
 import type { IdentitySource } from "../contract/published.ts";
 import { confirmationMail } from "./confirmation-mail.ts";
@@ -97,6 +97,12 @@ export function createQueueDelivery(deps: QueueDeliveryDeps) {
       await mailer.send({ ...message, idempotencyKey });
     } catch (error) {
       const reason = errorMessage(error);
+      if (keyAlreadyUsed(error)) {
+        // A request with this job's key was accepted before (its answer lost): the mail is out.
+        await queue.markSent(job.id, now());
+        log.warn(`mail to ${maskEmail(job.recipient)} was accepted on an earlier try; not sent again`);
+        return;
+      }
       if (smtpFailureKind(error) === "permanent") {
         // Trying again would be refused again (and look like abuse to the provider).
         await queue.abandonUndeliverable(job.id, reason, now());

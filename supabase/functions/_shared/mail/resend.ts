@@ -82,6 +82,7 @@ export function resendFailure(status: number, body: unknown): { error: MailApiEr
     `Resend ${status}${name ? ` ${name}` : ""}${detail ? `: ${detail}` : ""}`,
     temporary ? "temporary" : "permanent",
     status,
+    name || undefined,
   );
   return { error, retry: retryNow(status, name) };
 }

@@ -18,10 +18,20 @@ export class MailApiError extends Error {
     readonly kind: SmtpFailureKind,
     /** The HTTP status, absent when no answer came (a dropped connection, a timeout). */
     readonly status?: number,
+    /** The provider's name for the error, e.g. Resend's `invalid_idempotent_request`. */
+    readonly code?: string,
   ) {
     super(message);
   }
 }
+
+/**
+ * The mail API says this idempotency key was used for a request with other bytes: a request with
+ * the key was accepted before, so that mail went out once; sending it again under a new key would
+ * send it twice.
+ */
+export const keyAlreadyUsed = (error: unknown): boolean =>
+  error instanceof MailApiError && error.code === "invalid_idempotent_request";
 
 interface SmtpErrorFields {
   responseCode?: unknown;
