@@ -28,11 +28,20 @@ class Popup {
       redirect: "manual",
       headers: this.cookie ? { cookie: this.cookie } : {},
     });
-    const set = response.headers.get("set-cookie");
-    if (set) {
+    // One jar: each cookie set replaces its namesake, an empty one removes it.
+    const jar = new Map(
+      this.cookie
+        .split("; ")
+        .filter(Boolean)
+        .map((pair) => [pair.split("=")[0], pair] as const),
+    );
+    for (const set of response.headers.getSetCookie()) {
       const [pair] = set.split(";");
-      this.cookie = pair.endsWith("=") ? "" : pair;
+      const name = pair.split("=")[0];
+      if (pair.endsWith("=")) jar.delete(name);
+      else jar.set(name, pair);
     }
+    this.cookie = [...jar.values()].join("; ");
     return response;
   }
 
@@ -97,7 +106,7 @@ forEachBackend("cms-auth on %s", { deno: true, gateway: true }, (backend, server
     expect(authorize.searchParams.get("scope")).toBe("repo");
     expect(authorize.searchParams.get("redirect_uri")).toBe(`${stack.origin}/functions/v1/cms-auth/callback`);
     expect(authorize.searchParams.get("state")).toMatch(/^[\w-]{22}\.\d+\.[\w-]{43}$/);
-    const cookie = started.headers.get("set-cookie") ?? "";
+    const cookie = started.headers.getSetCookie()[0] ?? "";
     expect(cookie).toMatch(
       new RegExp(`^${COOKIE}=[\\w-]{22}; Path=/functions/v1/cms-auth; Max-Age=600; HttpOnly; SameSite=Lax`),
     );
@@ -198,6 +207,36 @@ forEachBackend("cms-auth on %s", { deno: true, gateway: true }, (backend, server
     const posted = await fetch(`${stack.url}/functions/v1/cms-auth`, { method: "POST" });
     expect(posted.status).toBe(405);
     expect(posted.headers.get("allow")).toBe("GET");
+  });
+});
+
+describe("cms-auth for a site on two origins", () => {
+  it("ends the sign-in on the allowed origin the editor came from, and on SITE_URL's for any other", async () => {
+    const github = await startGithubStandIn();
+    const stack = await startTestStack("PGlite", {
+      CMS_GITHUB_CLIENT_ID: STAND_IN_CLIENT_ID,
+      CMS_GITHUB_CLIENT_SECRET: STAND_IN_CLIENT_SECRET,
+      CMS_GITHUB_URL: github.url,
+      ALLOWED_ORIGINS: "https://www.site.example,https://site.example",
+      SITE_URL: "https://www.site.example",
+    });
+    try {
+      const through = async (origin: string) => {
+        const popup = new Popup(stack);
+        const started = await popup.open(
+          `/functions/v1/cms-auth?provider=github&scope=repo&origin=${encodeURIComponent(origin)}`,
+        );
+        const page = await (await fetch(started.headers.get("location") ?? "")).text();
+        const link = (/<a href="([^"]+)">Authorize<\/a>/.exec(page)?.[1] ?? "").replace(/&amp;/g, "&");
+        const answer = await popup.open(link.replace(/^https?:\/\/[^/]+/, ""));
+        return new URL(answer.headers.get("location") ?? "");
+      };
+      expect((await through("https://site.example")).origin).toBe("https://site.example");
+      expect((await through("https://evil.example")).origin).toBe("https://www.site.example");
+    } finally {
+      await stack.close();
+      await github.stop();
+    }
   });
 });
 

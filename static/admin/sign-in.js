@@ -14,7 +14,11 @@
 
   // Which page this is, from the page itself (a host may serve it with or without the slash).
   if (root.getAttribute("data-step") === "forward") {
-    window.location.replace(functions + "/cms-auth" + window.location.search);
+    // The origin the editor is on: cms-auth ends the sign-in there (if it is one of the site's).
+    var query = window.location.search ? window.location.search + "&" : "?";
+    window.location.replace(
+      functions + "/cms-auth" + query + "origin=" + encodeURIComponent(window.location.origin),
+    );
     return;
   }
 
@@ -30,13 +34,20 @@
   var opener = window.opener;
   var origin = window.location.origin;
 
-  var tell = function (text) {
+  // Decap answers the handshake from the editor's window; only then has it the message.
+  var tell = function (text, done) {
+    var answered = false;
     window.addEventListener("message", function (event) {
       if (event.origin !== origin || event.source !== opener) return;
-      if (event.data !== "authorizing:" + PROVIDER) return;
+      if (event.data !== "authorizing:" + PROVIDER || answered) return;
+      answered = true;
       opener.postMessage(text, origin);
+      if (done) done();
     });
     opener.postMessage("authorizing:" + PROVIDER, origin);
+    window.setTimeout(function () {
+      if (!answered) say("Not signed in", reasons.no_answer);
+    }, 10000);
   };
   var refuse = function (reason) {
     var text = reasons[reason] || reasons.malformed;

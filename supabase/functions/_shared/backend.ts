@@ -180,6 +180,7 @@ export function createBackend(env: Env, host: BackendHost) {
               db,
               functionsUrl: config.functionsUrl,
               siteUrl: config.siteUrl,
+              siteOrigins: config.allowedOrigins,
               log,
               now,
             }),

@@ -127,6 +127,8 @@ function readUrl(env: Env, name: VariableName, fallback: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
 function readOrigins(env: Env, siteUrl: string): string[] {
   const origins = (readVariable(env, "ALLOWED_ORIGINS") ?? "")
     .split(",")
@@ -153,14 +155,12 @@ function readOrigins(env: Env, siteUrl: string): string[] {
   // and it would be handed the editor's token and the signup's CORS.
   if (supabaseProjectUrl(env))
     for (const origin of allowed)
-      if (!origin.startsWith("https://"))
+      if (!origin.startsWith("https://") && !LOOPBACK.has(new URL(origin).hostname))
         throw new ConfigError(
-          `${origins.length > 0 ? "ALLOWED_ORIGINS holds" : "SITE_URL gives the origin"} ${origin}: on Supabase the site's origins must be https`,
+          `${origins.length > 0 ? "ALLOWED_ORIGINS holds" : "SITE_URL gives the origin"} ${origin}: on Supabase the site's origins must be https (or on this machine: localhost)`,
         );
   return allowed;
 }
-
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** On Supabase a service the functions send secrets to is reached over https, or a stand-in on this machine. */
 function requireHttpsWhenHosted(env: Env, name: VariableName, url: string): string {

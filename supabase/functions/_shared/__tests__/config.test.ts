@@ -80,11 +80,14 @@ describe("the functions' environment on Supabase", () => {
 
   it("refuses an http origin for the site, which would get the signup's CORS and the editor's token", () => {
     expect(() => parseConfig({ ...hosted, ALLOWED_ORIGINS: "https://a.example,http://b.example" })).toThrow(
-      "ALLOWED_ORIGINS holds http://b.example: on Supabase the site's origins must be https",
+      "ALLOWED_ORIGINS holds http://b.example: on Supabase the site's origins must be https (or on this machine: localhost)",
     );
     expect(() => parseConfig({ ...hosted, SITE_URL: "http://www.example.com" })).toThrow(
-      "SITE_URL gives the origin http://www.example.com: on Supabase the site's origins must be https",
+      "SITE_URL gives the origin http://www.example.com: on Supabase the site's origins must be https (or on this machine: localhost)",
     );
+    expect(
+      parseConfig({ ...hosted, ALLOWED_ORIGINS: "https://a.example,http://localhost:8000" }).allowedOrigins,
+    ).toEqual(["https://a.example", "http://localhost:8000"]);
   });
 
   it("refuses an http CMS_GITHUB_URL off loopback, and takes a stand-in on loopback", () => {

@@ -33,8 +33,10 @@ export interface CmsAuthDeps {
   db: SqlExecutor;
   /** The functions' base URL: the callback GitHub sends the editor back to is under it. */
   functionsUrl: string;
-  /** The site, whose page finishes the sign-in (`SITE_URL`). */
+  /** The site, whose page finishes the sign-in (`SITE_URL`)... */
   siteUrl: string;
+  /** ...or the allowed origin the editor's /admin/ is on (`ALLOWED_ORIGINS`), as its forward page says. */
+  siteOrigins: readonly string[];
   log: Logger;
   now?: () => Date;
   fetch?: HttpFetch;
@@ -47,6 +49,8 @@ export interface CmsAuth {
 }
 
 export const COOKIE = "cms_auth_nonce";
+/** The origin of the editor's /admin/, one of `siteOrigins`, kept beside the nonce for the callback. */
+export const ORIGIN_COOKIE = "cms_auth_origin";
 const PROVIDER = "github";
 /** What Decap asks for: `repo`, or `public_repo` for a public repository. */
 const SCOPES = new Set(["repo", "public_repo"]);
@@ -70,27 +74,39 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
   const callbackUrl = `${deps.functionsUrl}/cms-auth/callback`;
   const cookiePath = `${functions.pathname.replace(/\/+$/, "")}/cms-auth`;
   const secure = functions.protocol === "https:";
-  const clearCookie = `${COOKIE}=; Path=${cookiePath}; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
-  const page = `${deps.siteUrl}${CMS_SIGNED_IN_PATH}`;
+  const cookie = (name: string, value: string, maxAge: number) =>
+    `${name}=${value}; Path=${cookiePath}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+  const siteOrigin = new URL(deps.siteUrl).origin;
+  /** The editor's origin when it is one of the site's, else `SITE_URL`'s: never anywhere else. */
+  const allowedOrigin = (origin: string | null | undefined) =>
+    origin && deps.siteOrigins.includes(origin) ? origin : siteOrigin;
 
-  /** To the site's page, which says in words what happened; the cookie goes. */
-  const toPage = (fragment: string) =>
-    new Response(null, {
-      status: 303,
-      headers: {
-        Location: `${page}#${fragment}`,
-        "Set-Cookie": clearCookie,
-        // The callback's address holds GitHub's code: no page after it learns it.
-        "Referrer-Policy": "no-referrer",
-        "Cross-Origin-Opener-Policy": "unsafe-none",
-      },
+  /** To the site's page, which says in words what happened; the cookies go. */
+  const toPage = (request: Request, fragment: string) => {
+    const origin = allowedOrigin(decodeURIComponent(readCookie(request, ORIGIN_COOKIE) ?? ""));
+    const headers = new Headers({
+      Location: `${origin}${CMS_SIGNED_IN_PATH}#${fragment}`,
+      // The callback's address holds GitHub's code: no page after it learns it.
+      "Referrer-Policy": "no-referrer",
+      "Cross-Origin-Opener-Policy": "unsafe-none",
     });
-  const refused = (reason: CmsSignInReason) => toPage(`error=${reason}`);
+    headers.append("Set-Cookie", cookie(COOKIE, "", 0));
+    headers.append("Set-Cookie", cookie(ORIGIN_COOKIE, "", 0));
+    return new Response(null, { status: 303, headers });
+  };
+  const refusing = (request: Request) => (reason: CmsSignInReason) => toPage(request, `error=${reason}`);
 
   return {
     async start(request) {
-      if (!config || !key) return refused("not_configured");
       const url = new URL(request.url);
+      const origin = allowedOrigin(url.searchParams.get("origin"));
+      // Before the cookie is set: a refusal here ends on the origin the editor came from.
+      const refused = (reason: CmsSignInReason) => {
+        const answer = toPage(request, `error=${reason}`);
+        answer.headers.set("Location", `${origin}${CMS_SIGNED_IN_PATH}#error=${reason}`);
+        return answer;
+      };
+      if (!config || !key) return refused("not_configured");
       if (url.searchParams.get("provider") !== PROVIDER) return refused("unknown_provider");
       const scope = url.searchParams.get("scope") ?? "repo";
       const issued = await issueState(await key, now());
@@ -100,19 +116,19 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
       authorize.searchParams.set("scope", SCOPES.has(scope) ? scope : "repo");
       authorize.searchParams.set("state", issued.state);
       authorize.searchParams.set("allow_signup", "false");
-      return new Response(null, {
-        status: 302,
-        headers: {
-          Location: authorize.href,
-          "Set-Cookie": `${COOKIE}=${issued.browserNonce}; Path=${cookiePath}; Max-Age=${STATE_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`,
-          "Referrer-Policy": "no-referrer",
-          // A redirect's window policy counts too: the popup must stay with its opener.
-          "Cross-Origin-Opener-Policy": "unsafe-none",
-        },
+      const headers = new Headers({
+        Location: authorize.href,
+        "Referrer-Policy": "no-referrer",
+        // A redirect's window policy counts too: the popup must stay with its opener.
+        "Cross-Origin-Opener-Policy": "unsafe-none",
       });
+      headers.append("Set-Cookie", cookie(COOKIE, issued.browserNonce, STATE_TTL_SECONDS));
+      headers.append("Set-Cookie", cookie(ORIGIN_COOKIE, encodeURIComponent(origin), STATE_TTL_SECONDS));
+      return new Response(null, { status: 302, headers });
     },
 
     async callback(request) {
+      const refused = refusing(request);
       if (!config || !key) return refused("not_configured");
       const params = new URL(request.url).searchParams;
       const check = await checkState(
@@ -159,7 +175,7 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
       }
       log.info("cms-auth: an editor signed in");
       // A fragment never reaches a server, a log or a Referer; the page removes it from the history.
-      return toPage(`code=${oneTime}`);
+      return toPage(request, `code=${oneTime}`);
     },
 
     async token(request, body) {

@@ -31,6 +31,7 @@ export const CMS_SIGN_IN_REASONS = {
   not_configured: `The content editor's GitHub sign-in is not set up on this server yet (CMS_GITHUB_CLIENT_ID and CMS_GITHUB_CLIENT_SECRET). The site's owner can set it up as docs/deploying.md describes.`,
   unknown_provider: "This site signs editors in with GitHub only.",
   code_used: `This sign-in has already been finished, or waited too long. ${AGAIN}`,
+  no_answer: `The content editor did not take the sign-in. ${AGAIN}`,
   no_opener:
     "This window was not opened by the content editor, so the sign-in cannot reach it. Open /admin/ on the site and click Login with GitHub.",
 } as const;
