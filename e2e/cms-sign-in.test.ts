@@ -89,6 +89,8 @@ describeInBrowser("signing in to the content editor with GitHub", () => {
     expect(JSON.parse(stored ?? "{}")).toMatchObject({ token, backendName: "github" });
     await page.screenshot({ path: path.join(SCREENSHOTS, "admin-signed-in-1280.png") });
     expect(elsewhere).toEqual([]);
+    // Decap may still be reading the repository through the routes: they end quietly first.
+    await context.unrouteAll({ behavior: "ignoreErrors" });
     await context.close();
   });
 
@@ -105,6 +107,8 @@ describeInBrowser("signing in to the content editor with GitHub", () => {
     await visible(page.getByText("The content editor was not authorized on GitHub", { exact: false }));
     await visible(page.getByRole("button", { name: "Login with GitHub" }));
     expect(await page.evaluate(() => window.localStorage.getItem("decap-cms-user"))).toBeNull();
+    // Decap may still be reading the repository through the routes: they end quietly first.
+    await context.unrouteAll({ behavior: "ignoreErrors" });
     await context.close();
   });
 
@@ -128,6 +132,8 @@ describeInBrowser("signing in to the content editor with GitHub", () => {
     await popup.getByRole("link", { name: "Authorize" }).click();
     await visible(popup.getByText("This window was not opened by the content editor", { exact: false }));
     expect(await page.evaluate(() => window.localStorage.getItem("decap-cms-user"))).toBeNull();
+    // Decap may still be reading the repository through the routes: they end quietly first.
+    await context.unrouteAll({ behavior: "ignoreErrors" });
     await context.close();
   });
 });

@@ -53,7 +53,7 @@ export interface GatewayOptions {
 
 export interface StoppedWorker {
   name: string;
-  reason: "cpu" | "memory" | "wall";
+  reason: "cpu" | "memory" | "wall" | "killed";
   cpuMs: number;
   memoryMb: number;
 }
@@ -64,6 +64,8 @@ export interface SupabaseGateway {
   stopped: StoppedWorker[];
   /** The most CPU any one request was charged, per function, in ms. */
   cpuByFunction: Map<string, number>;
+  /** Kills the worker serving `name` with SIGKILL, mid-request or not, as a crash of the platform would. */
+  kill(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -246,6 +248,20 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
     url: `http://127.0.0.1:${port}`,
     stopped,
     cpuByFunction,
+    async kill(name) {
+      const key = workerFor(name);
+      const worker = await workers.get(key);
+      if (!worker) return;
+      workers.delete(key);
+      const usage = groupUsage(worker.pid);
+      stopped.push({ name, reason: "killed", cpuMs: usage.cpuMs, memoryMb: usage.memoryMb });
+      try {
+        process.kill(-worker.pid, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+      await worker.stop();
+    },
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
