@@ -170,7 +170,6 @@ export function signInPageSecurityHeaders(connectOrigins: readonly string[] = []
     ),
     "Cross-Origin-Opener-Policy": "unsafe-none",
     "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
     "X-Robots-Tag": "noindex",
   };
 }

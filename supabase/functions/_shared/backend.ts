@@ -102,10 +102,9 @@ export function createBackend(env: Env, host: BackendHost) {
   };
   const mail = mailerFor();
   const bulkMail = mailerFor(sending.maxConnections);
-  // On Supabase a function that sends refuses to start without a transport, not at its first mail.
-  if (project && required.mail) mail.get();
-
-  const sendsMail = has("subscriptions") || has("effect-sending");
+  // The manifest says which features send; their delivery is built (and their transport chosen,
+  // so a function on Supabase without one refuses to start) here, not at the first mail.
+  const sendsMail = required.mail;
   const queue = createMailQueue(db);
   const subscriptions = createSubscriberStore(db);
   const rateLimit = createRateLimit(db);

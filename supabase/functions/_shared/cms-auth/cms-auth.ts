@@ -81,9 +81,8 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
   const allowedOrigin = (origin: string | null | undefined) =>
     origin && deps.siteOrigins.includes(origin) ? origin : siteOrigin;
 
-  /** To the site's page, which says in words what happened; the cookies go. */
-  const toPage = (request: Request, fragment: string) => {
-    const origin = allowedOrigin(decodeURIComponent(readCookie(request, ORIGIN_COOKIE) ?? ""));
+  /** To the site's page on `origin`, which says in words what happened; the cookies go. */
+  const toPage = (origin: string, fragment: string) => {
     const headers = new Headers({
       Location: `${origin}${CMS_SIGNED_IN_PATH}#${fragment}`,
       // The callback's address holds GitHub's code: no page after it learns it.
@@ -94,18 +93,13 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
     headers.append("Set-Cookie", cookie(ORIGIN_COOKIE, "", 0));
     return new Response(null, { status: 303, headers });
   };
-  const refusing = (request: Request) => (reason: CmsSignInReason) => toPage(request, `error=${reason}`);
 
   return {
     async start(request) {
       const url = new URL(request.url);
+      // The origin the editor came from (its forward page says), if it is one of the site's.
       const origin = allowedOrigin(url.searchParams.get("origin"));
-      // Before the cookie is set: a refusal here ends on the origin the editor came from.
-      const refused = (reason: CmsSignInReason) => {
-        const answer = toPage(request, `error=${reason}`);
-        answer.headers.set("Location", `${origin}${CMS_SIGNED_IN_PATH}#error=${reason}`);
-        return answer;
-      };
+      const refused = (reason: CmsSignInReason) => toPage(origin, `error=${reason}`);
       if (!config || !key) return refused("not_configured");
       if (url.searchParams.get("provider") !== PROVIDER) return refused("unknown_provider");
       const scope = url.searchParams.get("scope") ?? "repo";
@@ -128,7 +122,8 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
     },
 
     async callback(request) {
-      const refused = refusing(request);
+      const origin = allowedOrigin(decodeURIComponent(readCookie(request, ORIGIN_COOKIE) ?? ""));
+      const refused = (reason: CmsSignInReason) => toPage(origin, `error=${reason}`);
       if (!config || !key) return refused("not_configured");
       const params = new URL(request.url).searchParams;
       const check = await checkState(
@@ -175,7 +170,7 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
       }
       log.info("cms-auth: an editor signed in");
       // A fragment never reaches a server, a log or a Referer; the page removes it from the history.
-      return toPage(request, `code=${oneTime}`);
+      return toPage(origin, `code=${oneTime}`);
     },
 
     async token(request, body) {

@@ -55,6 +55,10 @@ export interface RetryPolicy {
   pauseAfter: number;
 }
 
+/** When a delivery that failed for now is tried again: $3 now, $4 the first delay, $5 the longest, doubled per attempt. */
+const BACKOFF = `$3::timestamptz
+  + least($5::float8, $4::float8 * power(2, greatest(d.attempts - 1, 0))) * interval '1 second'`;
+
 /** Whether a subscriber may still get an Effect: confirmed, and not refused since it last confirmed. */
 const DELIVERABLE = `(s.status = 'confirmed' and (s.undeliverable_at is null or s.confirmed_at > s.undeliverable_at))`;
 
@@ -433,8 +437,7 @@ export function createDeliveryStore(db: SqlExecutor) {
           await tx.query(
             `update effect_deliveries d set status = 'queued', lease_owner = null, lease_until = null,
                last_error = f.reason, pending_token = null, batch_key = null,
-               next_attempt_at = $3::timestamptz
-                 + least($5::float8, $4::float8 * power(2, greatest(d.attempts - 1, 0))) * interval '1 second'
+               next_attempt_at = ${BACKOFF}
              from unnest($1::uuid[], $6::text[]) as f(id, reason)
              where d.id = f.id and d.status = 'sending' and d.lease_owner = $2`,
             [
@@ -451,8 +454,7 @@ export function createDeliveryStore(db: SqlExecutor) {
         if (inDoubt.length > 0)
           await tx.query(
             `update effect_deliveries d set lease_owner = null, last_error = f.reason,
-               lease_until = $3::timestamptz
-                 + least($5::float8, $4::float8 * power(2, greatest(d.attempts - 1, 0))) * interval '1 second'
+               lease_until = ${BACKOFF}
              from unnest($1::uuid[], $6::text[]) as f(id, reason)
              where d.id = f.id and d.status = 'sending' and d.lease_owner = $2`,
             [

@@ -76,25 +76,19 @@ export function subscriptionRoutes(deps: SubscriptionRoutesDeps, host: Functions
     handle(signup),
   );
 
-  const confirm = confirmSubscription({ subscriptions: deps.subscriptions, now });
-  app.post(
-    "/confirm-subscription",
-    deliverAfterAnswer,
-    admit(confirm, config.linkRateLimitPerMinute),
-    body,
-    handle(confirm),
-  );
+  // The two link functions: a household's clicks and a provider's one-click posts, a looser limit.
+  for (const link of [confirmSubscription, unsubscribe]) {
+    const spec = link({ subscriptions: deps.subscriptions, now });
+    app.post(
+      `/${spec.name}`,
+      deliverAfterAnswer,
+      admit(spec, config.linkRateLimitPerMinute),
+      body,
+      handle(spec),
+    );
+  }
 
-  const leave = unsubscribe({ subscriptions: deps.subscriptions, now });
-  app.post(
-    "/unsubscribe",
-    deliverAfterAnswer,
-    admit(leave, config.linkRateLimitPerMinute),
-    body,
-    handle(leave),
-  );
-
-  for (const name of ["send-confirmation", "confirm-subscription", "unsubscribe"])
+  for (const name of [signup.name, "confirm-subscription", "unsubscribe"])
     app.all(`/${name}`, () => {
       throw methodNotAllowed(name, "POST, OPTIONS");
     });
