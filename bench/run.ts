@@ -2,10 +2,11 @@
  * `npm run bench`: Lighthouse on the landing page, the newest Effect's page and the archive, each
  * beside its no-JavaScript twin (and the ceiling page), the JavaScript a first visit downloads,
  * the first tap on a phone (bench/first-tap.ts), how fast the signup dialog opens once the scripts
- * are in (`npm run bench:dialog`), the signup endpoint under load (`npm run bench:signup`) and an
- * Effect sent to 10,000 subscribers (`npm run bench:send`). Prints the tables, writes
+ * are in (`npm run bench:dialog`), the signup endpoint under load (`npm run bench:signup`), an
+ * Effect sent to 10,000 subscribers (`npm run bench:send`) and to 100,000 the way Supabase sends it
+ * (`npm run bench:send-effect-supabase`). Prints the tables, writes
  * bench/results.json and bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
- * `BENCH_SKIP=tap,dialog,signup,send` leaves those pieces out (for a quick check of the rest).
+ * `BENCH_SKIP=tap,dialog,signup,send,supabase` leaves those pieces out (for a quick check of the rest).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,6 +24,7 @@ import {
   type DialogLatency,
 } from "./dialog-latency";
 import { sendSummary } from "./effect-send";
+import { type SupabaseSendResults, supabaseSendSummary, supabaseSendVerdicts } from "./send-effect-supabase";
 import { measureFirstTap, PHONE, phoneDescription, tapLine, TAP_RUNS, type TapResult } from "./first-tap";
 import { CATEGORIES, compare, medians, RUNS, type MeasuredPage, type Run } from "./lighthouse";
 import { firstVisitTable, measureFirstVisitJs, type FirstVisitJs } from "./size";
@@ -42,7 +44,7 @@ const TARGET_TBT_EXTRA_MS = 30;
 const TARGET_FIRST_VISIT_BYTES = 76_800;
 
 /** The pieces `BENCH_SKIP` (comma-separated) may leave out; Lighthouse and the first visit always run. */
-const SKIPPABLE = ["tap", "dialog", "signup", "send"] as const;
+const SKIPPABLE = ["tap", "dialog", "signup", "send", "supabase"] as const;
 type Skippable = (typeof SKIPPABLE)[number];
 
 function skipped(): Set<Skippable> {
@@ -366,11 +368,20 @@ async function main(): Promise<void> {
   const send = skip.has("send")
     ? skippedScript("bench:send")
     : benchScript("bench:send", "The Effect of the Day to 10,000 subscribers");
+  const supabaseSend = skip.has("supabase")
+    ? skippedScript("bench:send-effect-supabase")
+    : benchScript("bench:send-effect-supabase", "The Effect to 100,000 subscribers as Supabase sends it");
   const loadAfter = os.loadavg();
+  const supabaseResults = supabaseSend.ran
+    ? (JSON.parse(
+        readFileSync(path.join(BENCH, "supabase-send-results.json"), "utf8"),
+      ) as SupabaseSendResults)
+    : null;
   const verdicts = [
     ...targets(landing, twinMedian, firstVisit, dialog.result),
     ...tapVerdicts(taps),
     ...pageVerdicts,
+    ...(supabaseResults ? supabaseSendVerdicts(supabaseResults) : []),
   ];
 
   console.log(`\nLighthouse (median of ${RUNS} runs; twin = the same build without scripts):\n`);
@@ -421,6 +432,7 @@ async function main(): Promise<void> {
     dialogLatency: dialog.result ?? { notMeasured: dialog.error },
     signupLoad: signup,
     effectSend: send,
+    supabaseSend: supabaseResults ?? { notMeasured: supabaseSend.output },
   };
   writeFileSync(path.join(BENCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   const summary = [
@@ -465,6 +477,7 @@ async function main(): Promise<void> {
     "",
     signupSummary(signup.ran),
     ...(send.ran ? ["", sendSummary()] : []),
+    ...(supabaseSend.ran ? ["", supabaseSendSummary()] : []),
   ].join("\n");
   const details = [
     "### JavaScript a first visit downloads, per file",
@@ -478,6 +491,7 @@ async function main(): Promise<void> {
     ),
     ...(signup.ran ? [] : ["", `Signup endpoint not measured: ${signup.output}.`]),
     ...(send.ran ? [] : ["", `Effect sending not measured: ${send.output}.`]),
+    ...(supabaseSend.ran ? [] : ["", `Sending on Supabase's rules not measured: ${supabaseSend.output}.`]),
   ].join("\n");
   replaceGeneratedBlock(path.join(BENCH, "RESULTS.md"), `${summary}\n\n${details}`);
   // Laid out as `npm run format` would, so the check in `npm test` stays green after a bench run.

@@ -2,7 +2,8 @@
  * `npm run bench:send-effect-cpu`: what a mail costs `send-effect` in CPU under Deno, the way
  * Supabase runs it (the tests' Deno host behind the gateway stand-in, which charges each request
  * the worker's CPU and stops it past 2 s), on a real PostgreSQL server, for SMTP (a loopback
- * sink) and Resend (its stand-in, batches of 100). Each call gets a budget of SEND_EFFECT_CPU_MS;
+ * sink), Resend (its stand-in, batches of 100) and Amazon SES (its stand-in, one signed request a
+ * mail). Each call gets a budget of SEND_EFFECT_CPU_MS;
  * the table says how many mails a call sent, the CPU the gateway charged it, and CPU per mail, so
  * the owner can tell how many mails a minute one call per minute carries on Supabase's free plan.
  */
@@ -14,6 +15,7 @@ import { readNumberVariable } from "../supabase/functions/_shared/contract/varia
 import { contentIdentity, fixtureEdition, seedConfirmed } from "../test/support/effect-fixtures.ts";
 import { postgresAvailable, startPostgres } from "../test/support/postgres-server.ts";
 import { startResendStandIn } from "../test/support/resend-stand-in.ts";
+import { startSesStandIn } from "../test/support/ses-stand-in.ts";
 import { createSmtpCapture } from "../test/support/smtp-capture.ts";
 import { startTestStack } from "../test/support/test-stack.ts";
 import { textTable } from "./table.ts";
@@ -132,6 +134,12 @@ async function main(): Promise<void> {
       );
     } finally {
       await resend.close();
+    }
+    const ses = await startSesStandIn();
+    try {
+      rows.push(await measure("SES", ses.env, postgres.url, site.url, () => ses.mails.length));
+    } finally {
+      await ses.close();
     }
   } finally {
     site.server.close();

@@ -29,6 +29,7 @@ import { mailEventRoutes } from "./mail-events/routes.ts";
 import type { Fetch } from "./mail-events/ses.ts";
 import { createQueueDelivery } from "./mail/queue-delivery.ts";
 import { createMailer } from "./mail/create-mailer.ts";
+import { createDatabasePace } from "./mail/shared-pace.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import { FEATURES, type FeatureName, hostedRequirements } from "./manifest.ts";
@@ -91,6 +92,7 @@ export function createBackend(env: Env, host: BackendHost) {
           fallback: host.fallbackMailer,
           required: project !== null && required.mail,
           connections,
+          pace: (name, perSecond) => createDatabasePace(db, name, perSecond),
         })),
       /** Closes it; a later use makes a new one (a command context runs several commands). */
       close: async () => {

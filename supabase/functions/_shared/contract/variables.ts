@@ -178,7 +178,7 @@ export const VARIABLES = [
     group: "The newsletter functions (the local stack and Supabase)",
     readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
     description:
-      "Requests per second to Resend from one process (Resend's default limit is 2 per team; a 429 is waited out). 0: no limit.",
+      "Requests per second to Resend from every process together, paced through the database (Resend's default limit is 2 per team; a 429 is waited out). 0: no limit.",
     default: "2",
     number: { min: 0 },
   },
@@ -488,7 +488,7 @@ export const VARIABLES = [
     readers: ["send-effect"],
     description:
       "Milliseconds of CPU each send-effect call may use before it stops between two batches, with nothing in doubt; Supabase stops a worker at 2,000.",
-    default: "1000",
+    default: "1300",
     number: { min: 100, max: 1800, integer: true },
   },
   {

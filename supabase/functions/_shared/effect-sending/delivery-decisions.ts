@@ -43,4 +43,7 @@ export function createMailPace(perSecond: number, clock: () => number = () => Da
   };
 }
 
-export type MailPace = ReturnType<typeof createMailPace>;
+/** What a sender waits on before each mail or request: this process's pace, or the database's. */
+export interface MailPace {
+  take(): Promise<void>;
+}

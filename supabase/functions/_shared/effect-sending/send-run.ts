@@ -70,6 +70,8 @@ const RECORD_TRIES = 3;
 export const keysKeptSince = (mailer: Mailer, now: Date): Date | undefined =>
   mailer.keepsIdempotencyKeysMs ? new Date(now.getTime() - mailer.keepsIdempotencyKeysMs) : undefined;
 const MAX_WAIT_MS = 5_000;
+/** Batches one run keeps in flight over a batch API (Resend). */
+const BATCHES_IN_FLIGHT = 2;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -87,136 +89,149 @@ const errorMessage = (error: unknown) => (error instanceof Error ? error.message
 export async function sendEdition(date: string, options: SendRunOptions): Promise<SendReport> {
   const { store, mailer, settings, log, rate, owner, policy, signal } = options;
   const now = options.now ?? (() => new Date());
-  const edition = await store.edition(date);
-  if (!edition) throw new Error(`The Effect of ${date} is not prepared`);
+  const prepared = await store.edition(date);
+  if (!prepared) throw new Error(`The Effect of ${date} is not prepared`);
+  const edition = prepared;
   const report: SendReport = { sent: 0, failed: 0, retried: 0, skipped: 0, paused: false, finished: false };
   const timeUp = () => options.deadline !== undefined && now() >= options.deadline;
   // The next batch may cost what the dearest one did; before the first, a tenth of the budget.
   const cpu = options.cpu;
   const cpuAtStart = cpu?.used() ?? 0;
   let dearestBatch = cpu ? cpu.limitMs / 10 : 0;
-  const cpuUp = () => cpu !== undefined && cpu.used() - cpuAtStart + dearestBatch > cpu.limitMs;
 
-  while (!signal?.aborted && !timeUp() && !cpuUp()) {
-    const batchCpu = cpu?.used() ?? 0;
-    const at = now();
-    const leaseUntil = new Date(at.getTime() + options.leaseSeconds * 1000);
-    const kept = keysKeptSince(mailer, at);
-    // A batch left in doubt goes first, as it was; then a new one, named if the API keeps keys.
-    const reclaimed = kept ? await store.reclaimInDoubt(date, owner, at, leaseUntil, kept) : null;
-    const batch: ClaimedBatch =
-      reclaimed && reclaimed.deliveries.length > 0
-        ? reclaimed
-        : await store.claim(
-            date,
-            owner,
-            at,
-            leaseUntil,
-            Math.min(options.batchSize, mailer.batchSize ?? options.batchSize),
-            kept ? `effect-${date}-${crypto.randomUUID()}` : null,
-          );
-    const { deliveries, skipped } = batch;
-    if (reclaimed && reclaimed.deliveries.length > 0)
-      log.info(`effect ${date}: a batch of ${deliveries.length} left in doubt is sent again under its key`);
-    report.skipped += skipped;
-    if (deliveries.length === 0) {
-      if (skipped > 0) continue;
-      if ((await store.state(date)) === "paused") {
-        report.paused = true;
-        break;
-      }
-      const due = await store.nextDueAt(date);
-      if (!due) {
-        // Nothing queued; a batch of another sender's may still be in doubt, under its lease.
-        report.finished = !(kept && (await store.inDoubt(date, kept)));
-        break;
-      }
-      if (!options.waitForRetries) break;
-      await sleep(Math.min(MAX_WAIT_MS, Math.max(10, due.getTime() - now().getTime())), signal);
-      continue;
-    }
+  // Over a batch API, two batches are in flight: while one request waits for its slot or its
+  // answer, the other is claimed and rendered, so the account's rate is what limits the run.
+  const inFlight = mailer.sendBatch ? BATCHES_IN_FLIGHT : 1;
+  const cpuUp = () => cpu !== undefined && cpu.used() - cpuAtStart + dearestBatch * inFlight > cpu.limitMs;
+  const stopped = () => signal?.aborted || report.paused || timeUp() || cpuUp();
 
-    // A slow server must not let the lease run out under a live sender.
-    const renew = setInterval(
-      () => {
-        const until = new Date(now().getTime() + options.leaseSeconds * 1000);
-        store.renewLease(owner, until).catch((error: unknown) => {
-          log.warn(`effect ${date}: could not renew the lease: ${errorMessage(error)}`);
-        });
-      },
-      (options.leaseSeconds * 1000) / 3,
-    );
-    const outcomes: DeliveryOutcome[] = [];
-    const render = (delivery: ClaimedDelivery) =>
-      effectMail(settings, edition, { to: delivery.recipient, unsubscribeToken: delivery.unsubscribeToken });
-    const fail = (delivery: ClaimedDelivery, error: unknown) => {
-      const failure = classifySendError(error);
-      outcomes.push({ id: delivery.id, result: failure.kind, reason: failure.reason });
-      log.warn(
-        `effect ${date} to ${maskEmail(delivery.recipient)} ${failure.kind === "permanent" ? "refused for good" : "failed, will retry"}: ${maskAddresses(failure.reason)}`,
-      );
-    };
-    const one = async (delivery: ClaimedDelivery, idempotencyKey: string) => {
-      await rate.take();
-      try {
-        await mailer.send({ ...render(delivery), reference: `effect-${delivery.id}`, idempotencyKey });
-        outcomes.push({ id: delivery.id, result: "sent" });
-      } catch (error) {
-        fail(delivery, error);
-      }
-    };
-    try {
-      if (mailer.sendBatch && batch.batchKey) {
-        for (let i = 0; i < deliveries.length; i++) await rate.take();
-        try {
-          await mailer.sendBatch(
-            deliveries.map((delivery) => ({ ...render(delivery), reference: `effect-${delivery.id}` })),
-            batch.batchKey,
-          );
-          for (const delivery of deliveries) outcomes.push({ id: delivery.id, result: "sent" });
-        } catch (error) {
-          const reason = classifySendError(error).reason;
-          if (keyAlreadyUsed(error)) {
-            // Sent before in another form (the sender's names changed since): it went out once;
-            // a new key would send it twice. The operator sees them as unknown.
-            log.warn(
-              `effect ${date}: a batch's key was used for other bytes: ${deliveries.length} mails unknown`,
+  async function sendBatches(): Promise<void> {
+    while (!stopped()) {
+      const batchCpu = cpu?.used() ?? 0;
+      const at = now();
+      const leaseUntil = new Date(at.getTime() + options.leaseSeconds * 1000);
+      const kept = keysKeptSince(mailer, at);
+      // A batch left in doubt goes first, as it was; then a new one, named if the API keeps keys.
+      const reclaimed = kept ? await store.reclaimInDoubt(date, owner, at, leaseUntil, kept) : null;
+      const batch: ClaimedBatch =
+        reclaimed && reclaimed.deliveries.length > 0
+          ? reclaimed
+          : await store.claim(
+              date,
+              owner,
+              at,
+              leaseUntil,
+              Math.min(options.batchSize, mailer.batchSize ?? options.batchSize),
+              kept ? `effect-${date}-${crypto.randomUUID()}` : null,
             );
-            for (const delivery of deliveries) outcomes.push({ id: delivery.id, result: "unknown", reason });
-          } else if (classifySendError(error).kind === "permanent") {
-            // Refused as a whole for good (one address the API will not take): nothing went out,
-            // so each mail is tried on its own, and only the one at fault fails.
-            await Promise.all(deliveries.map((delivery, i) => one(delivery, `${batch.batchKey}-${i}`)));
-          } else {
-            // No clear answer: the API may have taken it. The same request goes again under its
-            // key after the backoff, and the API sends it once.
-            log.warn(
-              `effect ${date}: a batch of ${deliveries.length} is in doubt, sent again under its key after a pause: ${maskAddresses(reason)}`,
-            );
-            for (const delivery of deliveries) outcomes.push({ id: delivery.id, result: "in_doubt", reason });
-          }
+      const { deliveries, skipped } = batch;
+      if (reclaimed && reclaimed.deliveries.length > 0)
+        log.info(`effect ${date}: a batch of ${deliveries.length} left in doubt is sent again under its key`);
+      report.skipped += skipped;
+      if (deliveries.length === 0) {
+        if (skipped > 0) continue;
+        if ((await store.state(date)) === "paused") {
+          report.paused = true;
+          break;
         }
-      } else {
-        await Promise.all(deliveries.map((delivery) => one(delivery, `effect-${delivery.id}`)));
+        const due = await store.nextDueAt(date);
+        if (!due) {
+          // Nothing queued; a batch of another sender's may still be in doubt, under its lease.
+          report.finished = !(kept && (await store.inDoubt(date, kept)));
+          break;
+        }
+        if (!options.waitForRetries) break;
+        await sleep(Math.min(MAX_WAIT_MS, Math.max(10, due.getTime() - now().getTime())), signal);
+        continue;
       }
-    } finally {
-      clearInterval(renew);
-    }
-    const { paused } = await record(() => store.complete(date, owner, outcomes, now(), policy));
-    if (cpu) dearestBatch = Math.max(dearestBatch, cpu.used() - batchCpu);
-    for (const outcome of outcomes) {
-      if (outcome.result === "sent") report.sent += 1;
-      else if (outcome.result === "permanent") report.failed += 1;
-      else if (outcome.result !== "unknown") report.retried += 1;
-    }
-    if (paused) {
-      report.paused = true;
-      log.error(
-        `effect ${date}: paused after ${policy.pauseAfter} temporary failures in a row; the next run resumes it`,
+
+      // A slow server must not let the lease run out under a live sender.
+      const renew = setInterval(
+        () => {
+          const until = new Date(now().getTime() + options.leaseSeconds * 1000);
+          store.renewLease(owner, until).catch((error: unknown) => {
+            log.warn(`effect ${date}: could not renew the lease: ${errorMessage(error)}`);
+          });
+        },
+        (options.leaseSeconds * 1000) / 3,
       );
-      break;
+      const outcomes: DeliveryOutcome[] = [];
+      const render = (delivery: ClaimedDelivery) =>
+        effectMail(settings, edition, {
+          to: delivery.recipient,
+          unsubscribeToken: delivery.unsubscribeToken,
+        });
+      const fail = (delivery: ClaimedDelivery, error: unknown) => {
+        const failure = classifySendError(error);
+        outcomes.push({ id: delivery.id, result: failure.kind, reason: failure.reason });
+        log.warn(
+          `effect ${date} to ${maskEmail(delivery.recipient)} ${failure.kind === "permanent" ? "refused for good" : "failed, will retry"}: ${maskAddresses(failure.reason)}`,
+        );
+      };
+      const one = async (delivery: ClaimedDelivery, idempotencyKey: string) => {
+        await rate.take();
+        try {
+          await mailer.send({ ...render(delivery), reference: `effect-${delivery.id}`, idempotencyKey });
+          outcomes.push({ id: delivery.id, result: "sent" });
+        } catch (error) {
+          fail(delivery, error);
+        }
+      };
+      try {
+        if (mailer.sendBatch && batch.batchKey) {
+          for (let i = 0; i < deliveries.length; i++) await rate.take();
+          try {
+            await mailer.sendBatch(
+              deliveries.map((delivery) => ({ ...render(delivery), reference: `effect-${delivery.id}` })),
+              batch.batchKey,
+            );
+            for (const delivery of deliveries) outcomes.push({ id: delivery.id, result: "sent" });
+          } catch (error) {
+            const reason = classifySendError(error).reason;
+            if (keyAlreadyUsed(error)) {
+              // Sent before in another form (the sender's names changed since): it went out once;
+              // a new key would send it twice. The operator sees them as unknown.
+              log.warn(
+                `effect ${date}: a batch's key was used for other bytes: ${deliveries.length} mails unknown`,
+              );
+              for (const delivery of deliveries)
+                outcomes.push({ id: delivery.id, result: "unknown", reason });
+            } else if (classifySendError(error).kind === "permanent") {
+              // Refused as a whole for good (one address the API will not take): nothing went out,
+              // so each mail is tried on its own, and only the one at fault fails.
+              await Promise.all(deliveries.map((delivery, i) => one(delivery, `${batch.batchKey}-${i}`)));
+            } else {
+              // No clear answer: the API may have taken it. The same request goes again under its
+              // key after the backoff, and the API sends it once.
+              log.warn(
+                `effect ${date}: a batch of ${deliveries.length} is in doubt, sent again under its key after a pause: ${maskAddresses(reason)}`,
+              );
+              for (const delivery of deliveries)
+                outcomes.push({ id: delivery.id, result: "in_doubt", reason });
+            }
+          }
+        } else {
+          await Promise.all(deliveries.map((delivery) => one(delivery, `effect-${delivery.id}`)));
+        }
+      } finally {
+        clearInterval(renew);
+      }
+      const { paused } = await record(() => store.complete(date, owner, outcomes, now(), policy));
+      if (cpu) dearestBatch = Math.max(dearestBatch, cpu.used() - batchCpu);
+      for (const outcome of outcomes) {
+        if (outcome.result === "sent") report.sent += 1;
+        else if (outcome.result === "permanent") report.failed += 1;
+        else if (outcome.result !== "unknown") report.retried += 1;
+      }
+      if (paused && !report.paused) {
+        report.paused = true;
+        log.error(
+          `effect ${date}: paused after ${policy.pauseAfter} temporary failures in a row; the next run resumes it`,
+        );
+      }
     }
   }
+  await Promise.all(Array.from({ length: inFlight }, sendBatches));
   if (cpu) report.cpuMs = Math.round(cpu.used() - cpuAtStart);
   return report;
 }

@@ -17,6 +17,7 @@ import type { Logger } from "../logger.ts";
 import { createLogMailer } from "./log-mailer.ts";
 import type { Mailer } from "./mailer.ts";
 import { createResendMailer } from "./resend.ts";
+import type { PaceFactory } from "./shared-pace.ts";
 import { createSesMailer } from "./ses-mailer.ts";
 import { createSmtpMailer } from "./smtp.ts";
 
@@ -28,6 +29,8 @@ export interface MailerOptions {
   required: boolean;
   /** Keep up to this many connections open (the Effect's lists). */
   connections?: number;
+  /** An API account's request pace shared by every process (the database's); else per process. */
+  pace?: PaceFactory;
 }
 
 interface Transport {
@@ -59,12 +62,15 @@ const TRANSPORTS: readonly Transport[] = [
   {
     variable: "RESEND_API_KEY",
     example: "RESEND_API_KEY=re_...",
-    create: (apiKey, _options, env) =>
-      createResendMailer({
+    create: (apiKey, { pace }, env) => {
+      const requestsPerSecond = readNumberVariable(env, "RESEND_REQUESTS_PER_SECOND");
+      return createResendMailer({
         apiKey,
         apiUrl: readTextVariable(env, "RESEND_API_URL"),
-        requestsPerSecond: readNumberVariable(env, "RESEND_REQUESTS_PER_SECOND"),
-      }),
+        requestsPerSecond,
+        pace: pace?.("resend", requestsPerSecond),
+      });
+    },
   },
   {
     variable: "SES_REGION",

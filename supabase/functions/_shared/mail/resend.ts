@@ -14,7 +14,7 @@
  * (https://resend.com/docs/api-reference/rate-limit), RESEND_REQUESTS_PER_SECOND here; past it,
  * 429 with `retry-after`, which this transport waits out within a bounded time.
  */
-import { createMailPace } from "../effect-sending/delivery-decisions.ts";
+import { createMailPace, type MailPace } from "../effect-sending/delivery-decisions.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
 import {
   type Answer,
@@ -116,15 +116,17 @@ export interface ResendOptions {
   apiKey: string;
   /** RESEND_API_URL: https://api.resend.com, or a stand-in on loopback. */
   apiUrl: string;
-  /** Requests per second this process makes (0: no limit). */
+  /** Requests per second to the account (0: no limit). */
   requestsPerSecond: number;
+  /** The account's pace shared by every process (the database's); else this process's own. */
+  pace?: MailPace;
   retry?: Partial<RetryPolicy>;
 }
 
 export function createResendMailer(options: ResendOptions): Mailer {
   const base = apiBaseUrl(options.apiUrl, "RESEND_API_URL");
   const policy = { ...DEFAULT_RETRY, ...options.retry };
-  const pace = createMailPace(options.requestsPerSecond);
+  const pace = options.pace ?? createMailPace(options.requestsPerSecond);
 
   async function post(path: string, payload: unknown, key: string): Promise<void> {
     // Serialized once: a retry must be the same bytes under the same key.
