@@ -16,7 +16,7 @@
  *
  * `readReturnedMail(body)` returns all of that as a `ReturnedMail` and decides nothing: `dsn.ts`
  * turns it into events, and a check that the mail is ours reads the same fields. A body that is
- * not a mail at all (no header field on its first line) is a `NotAMail` error.
+ * not a mail at all (its first line is no header field) is a `NotAMail` error.
  */
 import { Buffer } from "node:buffer";
 
@@ -263,7 +263,7 @@ export function readReturnedMail(body: Uint8Array): ReturnedMail {
   const raw = Buffer.from(body)
     .toString("latin1")
     .replace(/^From [^\n]*\n/, "");
-  if (!/^[!-9;-~]+[ \t]*:/.test(raw))
+  if (!/^[A-Za-z][A-Za-z0-9-]*[ \t]*:/.test(raw))
     throw new NotAMail("The body is not a mail message (RFC 5322): it does not start with a header field.");
   const root = parseEntity(raw);
   const date = first(root.headers, "date");
