@@ -97,7 +97,8 @@ function expectations(ruby: string): Map<string, Reading[]> {
   return byIndex;
 }
 
-const PERMANENT_STATUS = /^5\.(1\.\d+|2\.1)$/;
+/** The recipient's permanent failure by RFC 3463: X.1.x but the sender's X.1.7/X.1.8, and 5.2.1. */
+const PERMANENT_STATUS = /^5\.(1\.(?![78]$)\d+|2\.1)$/;
 
 function group(readings: Reading[], raw: string): Group {
   const isDsn = /^content-type:\s*message\/(global-)?delivery-status/im.test(raw);
@@ -155,22 +156,27 @@ for (const file of files) {
 }
 
 // Every hard and feedback mail, some of the disputed and the others (the reader must not act on
-// them wrongly either), and transient ones up to WANTED; in name order within each group.
-const QUOTA: Record<Group, number> = {
+// them wrongly either), and transient ones up to WANTED.
+const QUOTA: Record<Exclude<Group, "transient">, number> = {
   hard: Infinity,
   feedback: Infinity,
   disputed: 20,
   other: 30,
-  transient: Infinity,
 };
 const byName = [...candidates].sort((a, b) => a.file.localeCompare(b.file));
 const chosen: typeof candidates = [];
-for (const wanted of ["hard", "feedback", "disputed", "other", "transient"] as const)
-  chosen.push(
-    ...byName
-      .filter((entry) => entry.group === wanted)
-      .slice(0, Math.min(QUOTA[wanted], WANTED - chosen.length)),
-  );
+for (const wanted of ["hard", "feedback", "disputed", "other"] as const)
+  chosen.push(...byName.filter((entry) => entry.group === wanted).slice(0, QUOTA[wanted]));
+// The transient ones in turns by reason, so that each reason (blocked, mailboxfull, authfailure,
+// ...) is there, not only the first mails of the alphabet.
+const byReason = new Map<string, typeof candidates>();
+for (const entry of byName.filter((candidate) => candidate.group === "transient"))
+  byReason.set(entry.readings[0].reason, [...(byReason.get(entry.readings[0].reason) ?? []), entry]);
+while (chosen.length < WANTED && [...byReason.values()].some((list) => list.length > 0))
+  for (const list of byReason.values()) {
+    const next = list.shift();
+    if (next && chosen.length < WANTED) chosen.push(next);
+  }
 chosen.sort((a, b) => a.file.localeCompare(b.file));
 
 rmSync(OUT, { recursive: true, force: true });

@@ -192,6 +192,28 @@ function leaves(entity: Entity): Entity[] {
   return entity.parts.length > 0 ? entity.parts.flatMap(leaves) : [entity];
 }
 
+/** RFC 2047's encoded words (`=?utf-8?B?8J+QiA==?=`), which some MTAs write even in an address. */
+export function decodeWords(value: string): string {
+  return value.replace(
+    /=\?([\w-]+)(?:\*[\w-]+)?\?([BbQq])\?([^?\s]*)\?=/g,
+    (word, charset: string, encoding: string, text: string) => {
+      const bytes =
+        encoding.toUpperCase() === "B"
+          ? Buffer.from(text, "base64")
+          : Buffer.from(
+              text
+                .replace(/_/g, " ")
+                .replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+              "latin1",
+            );
+      const name = charset.toLowerCase();
+      if (name === "utf-8" || name === "utf8" || name === "us-ascii") return bytes.toString("utf8");
+      if (name === "iso-8859-1" || name === "latin1") return bytes.toString("latin1");
+      return word;
+    },
+  );
+}
+
 /** `rfc822; @relay.example:Ann@Example.com` or `<ann@example.com>` → `Ann@Example.com`. */
 export function reportAddress(value: string | undefined): string | undefined {
   const bare = value
@@ -203,7 +225,8 @@ export function reportAddress(value: string | undefined): string | undefined {
     // RFC 6533's utf-8 address type escapes as \x{HH}.
     .replace(/\\x\{([0-9A-Fa-f]+)\}/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
     .trim();
-  return bare && /^[^\s@<>"]+@[^\s@<>"]+$/.test(bare) ? bare : undefined;
+  const decoded = bare && decodeWords(bare);
+  return decoded && /^[^\s@<>"]+@[^\s@<>"]+$/.test(decoded) ? decoded : undefined;
 }
 
 /** The addresses of an address-list header (`Ann <ann@example.com>, bob@example.com`). */

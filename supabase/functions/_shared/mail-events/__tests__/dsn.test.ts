@@ -85,6 +85,16 @@ describe("which recipient a report names", () => {
     expect(events.map((event) => event.recipient)).toEqual(["Ann@Example.com"]);
   });
 
+  it("decodes an address written as an RFC 2047 encoded word (sendmail does, for a UTF-8 local part)", async () => {
+    const { events } = await read(
+      dsnMail("ann@example.com", {
+        originalRecipient: null,
+        finalRecipient: "RFC822; =?utf-8?B?8J+QiPCfkIg=?=@example.org",
+      }),
+    );
+    expect(events.map((event) => event.recipient)).toEqual(["\u{1F408}\u{1F408}@example.org"]);
+  });
+
   it("reads a report with one field block, and RFC 6533's message/global-delivery-status", async () => {
     expect(await kinds(dsnMail("ann@example.com", { singleBlock: true }))).toEqual(["bounce"]);
     const global = await read(
