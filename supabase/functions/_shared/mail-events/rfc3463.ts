@@ -1,29 +1,34 @@
 /**
  * What a failed recipient's status code means for the list, as RFC 3463 defines the codes
- * (class.subject.detail; class 2 success, 4 persistent transient, 5 permanent). Only a permanent
- * failure of the recipient's own address or mailbox suppresses at once; what is wrong with the
- * sender, or with the mail we sent, never counts against the reader.
+ * (class.subject.detail; class 4 persistent transient, 5 permanent). Only a permanent failure of
+ * the recipient's own address or mailbox suppresses at once; what is wrong with the sender, or
+ * with the mail we sent, never counts against the reader. The rules, the first that matches:
  *
- * | code                               | RFC 3463 says                                     | the list does                        |
- * | ---------------------------------- | ------------------------------------------------- | ------------------------------------ |
- * | 5.1.x but 5.1.7, 5.1.8             | the address: no such mailbox, no such domain, ... | `bounce`: suppressed at once         |
- * | 5.2.1                              | the mailbox is disabled                           | `bounce`: suppressed at once         |
- * | 4.x.x (but 4.7.x, 4.6.x, 4.1.7/8)  | persistent transient                              | `soft_bounce`: three days in a row   |
- * | X.2.x but 5.2.1 (X.2.2 full, ...)  | the mailbox is full, the message too big for it   | `soft_bounce`                        |
- * | X.3.x, X.4.x                       | the receiving system, the network, routing        | `soft_bounce`                        |
- * | X.5.x                              | the SMTP conversation (protocol, too many rcpts)  | `soft_bounce`                        |
- * | X.0.x with no finer code           | undefined                                         | `soft_bounce`                        |
- * | X.7.x                              | security or policy: the sender's reputation, SPF, | `sender_refusal`: never suppresses;  |
- * |                                    | DKIM, DMARC, a missing PTR, a blocklist, spam     | `effect status` warns about the      |
- * | X.6.x                              | the content or its conversion                     | sending domain                       |
- * | X.1.7, X.1.8                       | the sender's address or domain                    |                                      |
+ * | code                      | RFC 3463 says                                          | kind, and what the list does          |
+ * | ------------------------- | ------------------------------------------------------ | ------------------------------------- |
+ * | X.7.x                     | security or policy: the sender's reputation, SPF,      | `sender_refusal`: counted, never      |
+ * |                           | DKIM, DMARC, a missing PTR, a blocklist, spam          | suppresses; `effect status` warns     |
+ * | X.6.x                     | the content or its conversion (our mail, not the       | about the sending domain              |
+ * |                           | reader's mailbox)                                      |                                       |
+ * | X.1.7, X.1.8              | the sender's address or domain                         |                                       |
+ * | 5.1.x (X.1.1 no mailbox,  | the recipient's address is permanently bad             | `bounce`: suppressed at once          |
+ * | X.1.2 no domain, X.1.10   |                                                        |                                       |
+ * | null MX, ...)             |                                                        |                                       |
+ * | 5.2.1                     | the mailbox is disabled                                | `bounce`: suppressed at once          |
+ * | 4.x.x                     | persistent transient, whatever the subject             | `soft_bounce`: counted per day, three |
+ * | X.2.x but 5.2.1           | X.2.2 full, X.2.3 too big for it, X.2.0 undefined      | days in a row suppress                |
+ * | X.3.x, X.4.x              | the receiving system, the network, routing, timeouts   |                                       |
+ * | X.5.x                     | the SMTP conversation (protocol, too many recipients): |                                       |
+ * |                           | a fault of the exchange, not of the address            |                                       |
+ * | X.0.x, no finer code      | undefined                                              |                                       |
  *
  * Which code: the recipient's `Status`. When it is missing, or says only X.0.0 (undefined), the
  * enhanced code in its `Diagnostic-Code` (`smtp; 550 5.1.1 <ann@...>: user unknown`) is taken
  * instead, the one right after the receiving server's reply code first (SES writes its own
- * `5.1.0 - Unknown address error` before the server's `550-'5.2.2 ... Mailbox Full'`); with no enhanced code anywhere, the SMTP reply code alone (`550`) says only the class
- * (4xx or 5xx), so it is a `soft_bounce`: a dead address keeps failing and is suppressed after
- * three days in a row, while a refusal that was about us does not cost the reader their place.
+ * `5.1.0 - Unknown address error` before the server's `550-'5.2.2 ... Mailbox Full'`). With no
+ * enhanced code anywhere, the SMTP reply code alone (`550`) says only the class, not whose fault
+ * it is, so it is a `soft_bounce`: a dead address keeps failing and is suppressed after three days
+ * in a row, while a refusal that was about us does not cost the reader their place at once.
  */
 
 /** What a failure means for the reader (`MailEventKind` for bounces). */
