@@ -111,7 +111,7 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       };
       const answer = await post("resend", await resendEvent(delivered));
       expect(answer.status).toBe(200);
-      expect(await answer.json()).toEqual({ received: [] });
+      expect(await answer.json()).toEqual({ received: [], ignored: "email.delivered" });
       expect(await reader(3)).toEqual(untouched);
     });
 
@@ -272,13 +272,35 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       expect(await reader(13)).toMatchObject({ status: "unsubscribed", unsubscribe_reason: "complaint" });
     });
 
-    it("ignores a delay warning, and refuses a wrong secret and a mail that is no report", async () => {
+    it("counts a full mailbox (5.2.2) and a timeout as temporary, and holds a refusal of the sender (5.7.1) against no reader", async () => {
+      const answers = await Promise.all([
+        post("dsn", dsn(dsnMail(readerAddress(22), { status: "5.2.2" }))),
+        post("dsn", dsn(dsnMail(readerAddress(23), { status: "4.4.7" }))),
+        post(
+          "dsn",
+          dsn(
+            dsnMail(readerAddress(24), {
+              status: "5.7.1",
+              diagnostic: "550 5.7.1 Service unavailable; client host blocked using a blocklist",
+            }),
+          ),
+        ),
+      ]);
+      expect(await Promise.all(answers.map((answer) => answer.json()))).toEqual([
+        { received: [{ kind: "soft_bounce", effect: "counted" }] },
+        { received: [{ kind: "soft_bounce", effect: "counted" }] },
+        { received: [{ kind: "sender_refusal", effect: "counted" }] },
+      ]);
+      for (const index of [22, 23, 24]) expect(await reader(index)).toEqual(untouched);
+    });
+
+    it("answers a delay warning and a mail that is no report as ignored, and refuses a wrong secret and a body that is no mail", async () => {
       const events = await eventCount();
       const delayed = await post(
         "dsn",
         dsn(dsnMail(readerAddress(14), { action: "delayed", status: "4.4.1" })),
       );
-      expect(await delayed.json()).toEqual({ received: [] });
+      expect(await delayed.json()).toEqual({ received: [], ignored: "no_failed_recipient" });
       const wrong = await post(
         "dsn",
         dsn(dsnMail(readerAddress(14)), "not-the-secret-not-the-secret-not-the"),
@@ -286,8 +308,15 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       expect(wrong.status).toBe(401);
       const unsigned = await post("dsn", { headers: {}, body: dsnMail(readerAddress(14)) });
       expect(unsigned.status).toBe(401);
-      const plain = await post("dsn", dsn("From: a@example.com\r\nSubject: hello\r\n\r\njust a mail\r\n"));
-      expect(plain.status).toBe(400);
+      // An out-of-office reply that reached the bounce mailbox: acknowledged, so the route does not retry it.
+      const plain = await post(
+        "dsn",
+        dsn("From: a@example.com\r\nSubject: I am away\r\n\r\nBack on Monday\r\n"),
+      );
+      expect(plain.status).toBe(200);
+      expect(await plain.json()).toEqual({ received: [], ignored: "not_a_report" });
+      const notMail = await post("dsn", dsn('{"type": "email.bounced"}'));
+      expect(notMail.status).toBe(400);
       expect(await reader(14)).toEqual(untouched);
       expect(await eventCount()).toBe(events);
     });
@@ -338,7 +367,18 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
         headers: { authorization: `Bearer ${DSN_SECRET}` },
         body: arfMail(readerAddress(21)),
       });
+      // Reader 25's server refuses the mail over the sending domain's DMARC: a warning, not a bounce.
+      await post("dsn", {
+        headers: { authorization: `Bearer ${DSN_SECRET}` },
+        body: dsnMail(readerAddress(25), {
+          status: "5.7.26",
+          diagnostic:
+            "550 5.7.26 Unauthenticated email from thepurposeeffect.example is not accepted due to domain's DMARC policy",
+        }),
+      });
       const status = await runEffectCommand({ action: "status", date: yesterday }, context);
+      expect(status).toMatch(/^refused +1 \(4\.3 % of the 23 sent\) because of the sender, not the reader$/m);
+      expect(status).toContain("refused a mail of this edition over the sending domain");
       expect(status).toMatch(/^bounced +1 \(4\.3 % of the 23 sent\)$/m);
       expect(status).toMatch(/^complained +1 \(4\.3 % of the 23 sent\)$/m);
       expect(status).toContain("at or above 0.3 %");
@@ -351,6 +391,7 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       expect(new Set(second).size).toBe(21);
       expect(second).not.toContain(readerAddress(20));
       expect(second).not.toContain(readerAddress(21));
+      expect(second).toEqual(expect.arrayContaining([22, 23, 24, 25].map(readerAddress)));
 
       // Reader 20 signs up again and confirms: the bounce no longer holds them back.
       smtp.mails.length = 0;

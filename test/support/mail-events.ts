@@ -168,15 +168,38 @@ export function snsFetch(key: SigningKey) {
 
 const CRLF = (lines: string[]) => lines.join("\r\n");
 
-/** An RFC 3464 delivery status notification for `recipient` (`status` 5.1.1: a permanent failure). */
+/**
+ * An RFC 3464 delivery status notification for `recipient` (`status` 5.1.1: a permanent failure).
+ * `finalRecipient` and `originalRecipient` are the fields' raw values (`null` leaves one out);
+ * `singleBlock` writes the recipient's fields with no per-message block before them (McAfee);
+ * `global` makes it RFC 6533's `message/global-delivery-status` with `message/global-headers`;
+ * `original` are the returned original's header lines, `outer` more header lines of the report.
+ */
 export function dsnMail(
   recipient: string,
-  options: { status?: string; action?: string; messageId?: string } = {},
+  options: {
+    status?: string | null;
+    action?: string;
+    messageId?: string;
+    diagnostic?: string;
+    finalRecipient?: string | null;
+    originalRecipient?: string | null;
+    singleBlock?: boolean;
+    global?: boolean;
+    original?: string[];
+    outer?: string[];
+  } = {},
 ): string {
-  const status = options.status ?? "5.1.1";
+  const status = options.status === undefined ? "5.1.1" : options.status;
+  const finalRecipient =
+    options.finalRecipient === undefined ? `rfc822; ${recipient}` : options.finalRecipient;
+  const originalRecipient =
+    options.originalRecipient === undefined ? `rfc822;${recipient}` : options.originalRecipient;
+  const reply = (status ?? "5").startsWith("5") ? "550" : "452";
   return CRLF([
     "From: Mail Delivery System <MAILER-DAEMON@relay.example.net>",
     "To: newsletter@thepurposeeffect.example",
+    ...(options.outer ?? []),
     "Subject: Undelivered Mail Returned to Sender",
     `Message-ID: ${options.messageId ?? `<dsn-${Math.random().toString(36).slice(2)}@relay.example.net>`}`,
     `Date: ${new Date().toUTCString()}`,
@@ -189,25 +212,26 @@ export function dsnMail(
     "I'm sorry to have to inform you that your message could not be delivered.",
     "",
     "--BOUNDARY",
-    "Content-Type: message/delivery-status",
+    `Content-Type: message/${options.global ? "global-" : ""}delivery-status`,
     "",
-    "Reporting-MTA: dns; relay.example.net",
-    "Arrival-Date: Tue, 24 Nov 2026 06:00:58 +0000",
-    "",
-    `Final-Recipient: rfc822; ${recipient}`,
-    `Original-Recipient: rfc822;${recipient}`,
+    ...(options.singleBlock
+      ? []
+      : ["Reporting-MTA: dns; relay.example.net", "Arrival-Date: Tue, 24 Nov 2026 06:00:58 +0000", ""]),
+    ...(finalRecipient === null ? [] : [`Final-Recipient: ${finalRecipient}`]),
+    ...(originalRecipient === null ? [] : [`Original-Recipient: ${originalRecipient}`]),
     `Action: ${options.action ?? "failed"}`,
-    `Status: ${status}`,
+    ...(status === null ? [] : [`Status: ${status}`]),
     "Remote-MTA: dns; mx.example.com",
-    `Diagnostic-Code: smtp; ${status.startsWith("5") ? "550" : "452"} ${status} mailbox`,
+    `Diagnostic-Code: smtp; ${options.diagnostic ?? `${reply} ${status ?? ""} mailbox`}`,
     "    unavailable",
     "",
     "--BOUNDARY",
-    "Content-Type: text/rfc822-headers",
+    `Content-Type: ${options.global ? "message/global-headers" : "text/rfc822-headers"}`,
     "",
     "From: Effect of the Day <newsletter@thepurposeeffect.example>",
     `To: ${recipient}`,
     "Subject: Effect of the Day",
+    ...(options.original ?? []),
     "",
     "--BOUNDARY--",
     "",

@@ -3,7 +3,7 @@
  * Supabase uses (npm packages from the registry, not this repository's node_modules), and
  * `send-confirmation` served by Deno against the test PostgreSQL, answering one signup as JSON and
  * one as the signup card's form post, `send-effect` mailing a day's Effect only to a caller
- * with its key, and `mail-events` taking a signed bounce and a complaint mail (mailparser under Deno).
+ * with its key, and `mail-events` taking a signed bounce and a complaint mail (its MIME read under Deno).
  */
 import { execFile } from "node:child_process";
 import { createServer } from "node:http";

@@ -45,7 +45,7 @@ export interface EditionStatus {
   lastError: string | null;
   preparedAt: Date | null;
   /** Recipients of this edition whose mail later bounced or was reported as spam (mail-events). */
-  events: { bounced: number; softBounced: number; complained: number };
+  events: { bounced: number; softBounced: number; complained: number; senderRefused: number };
 }
 
 export interface RetryPolicy {
@@ -566,6 +566,7 @@ export function createDeliveryStore(db: SqlExecutor) {
           bounced: eventCount("bounce"),
           softBounced: eventCount("soft_bounce"),
           complained: eventCount("complaint"),
+          senderRefused: eventCount("sender_refusal"),
         },
       };
     },

@@ -1,7 +1,8 @@
 /**
  * An edition's state as the operator reads it (`npm run effect -- status`, and after each send):
- * counts per delivery state, bounces and complaints with their share of the mails sent, and what
- * to do about mails in doubt.
+ * counts per delivery state, bounces and complaints with their share of the mails sent, refusals
+ * that were about the sender (RFC 3463 X.7.x) as a warning about the sending domain, and what to
+ * do about mails in doubt.
  */
 import { maskAddresses } from "../logger.ts";
 import { DELIVERY_STATES, type DeliveryStore } from "./delivery-store.ts";
@@ -22,11 +23,16 @@ export async function statusText(store: DeliveryStore, date: string): Promise<st
     status.counts.sent > 0
       ? ` (${((100 * count) / status.counts.sent).toFixed(1)} % of the ${status.counts.sent} sent)`
       : "";
-  const { bounced, softBounced, complained } = status.events;
+  const { bounced, softBounced, complained, senderRefused } = status.events;
   lines.push(
     `${"bounced".padEnd(width)}  ${bounced}${share(bounced)}${softBounced > 0 ? `; ${softBounced} more bounced for a while` : ""}`,
     `${"complained".padEnd(width)}  ${complained}${share(complained)}`,
   );
+  if (senderRefused > 0)
+    lines.push(
+      `${"refused".padEnd(width)}  ${senderRefused}${share(senderRefused)} because of the sender, not the reader`,
+      `Warning: receiving servers refused ${senderRefused === 1 ? "a mail" : `${senderRefused} mails`} of this edition over the sending domain (policy, reputation, SPF, DKIM or DMARC, reverse DNS): check the domain's DNS records and the relay's standing. The readers stay on the list.`,
+    );
   if (status.counts.sent > 0 && complained / status.counts.sent >= COMPLAINT_RATE_LIMIT)
     lines.push(
       `The complaint rate is at or above 0.3 %, where Gmail and Yahoo start refusing a bulk sender's mail: check that every reader asked for it.`,

@@ -9,7 +9,9 @@
  *   (`unsubscribe_reason = 'complaint'`, `complained_at`); only signing up and confirming again
  *   brings it back;
  * - a temporary bounce is counted by day: on three different days in a row the address is
- *   suppressed as for a permanent bounce.
+ *   suppressed as for a permanent bounce;
+ * - a refusal about the sender (`sender_refusal`) changes nothing for the reader: it is kept with
+ *   the subscriber's id and edition, so `effect status` can warn about the sending domain.
  *
  * The event keeps the subscriber's id (never the address) and the Effect edition last sent to them
  * before the event (within a minute after it too: a report's Date has whole seconds, and clocks differ), so `npm run effect -- status DATE` can say how much of an edition bounced.
@@ -95,6 +97,7 @@ export function createMailEventStore(db: SqlExecutor) {
            where source = $1 and event_id = $2`,
           [event.source, event.id.slice(0, 500), subscriber.id, event.occurredAt.toISOString()],
         );
+        if (event.kind === "sender_refusal") return "counted";
         const reason = `${event.kind === "complaint" ? "Complained" : "Bounced"} (${event.source}): ${event.detail}`;
 
         if (event.kind === "complaint") {

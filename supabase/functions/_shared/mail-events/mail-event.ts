@@ -1,14 +1,18 @@
 /**
  * A mail event as the list understands it, whichever provider reported it: a permanent bounce, a
- * temporary one, or a spam complaint, for one recipient. Each source (`resend.ts`, `ses.ts`,
+ * temporary one, a spam complaint, or a refusal that was about the sender, for one recipient. Each source (`resend.ts`, `ses.ts`,
  * `dsn.ts`) checks that a request really comes from its provider and reads it into these.
  */
 
 export const MAIL_EVENT_SOURCES = ["resend", "ses", "dsn"] as const;
 export type MailEventSource = (typeof MAIL_EVENT_SOURCES)[number];
 
-/** `bounce`: permanent (the address is suppressed); `soft_bounce`: temporary (counted); `complaint`. */
-export type MailEventKind = "bounce" | "soft_bounce" | "complaint";
+/**
+ * `bounce`: the recipient's permanent failure (the address is suppressed); `soft_bounce`: temporary
+ * (counted by day); `complaint`; `sender_refusal`: refused because of the sender or the mail itself
+ * (RFC 3463 X.7.x, X.6.x): recorded and counted, never held against the reader.
+ */
+export type MailEventKind = "bounce" | "soft_bounce" | "complaint" | "sender_refusal";
 
 export interface MailEvent {
   source: MailEventSource;

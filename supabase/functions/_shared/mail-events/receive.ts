@@ -3,7 +3,9 @@
  * request is checked by its source (signature, timestamp, bearer secret) before anything is
  * stored, then each event it carries is applied (`event-store.ts`). An unknown source is a 404; a
  * source whose secret is not set is a 503, so the provider keeps the events and retries them once
- * the owner has set it; a database that fails is a 503 too (`app.ts`), for the same reason.
+ * the owner has set it; a database that fails is a 503 too (`app.ts`), for the same reason. A
+ * request that carries nothing to apply (an event type the list does not need, a mail that is no
+ * report) is answered 200 with `ignored` saying why, and logged: a provider retries anything else.
  */
 import type { Accepted } from "../http/answers.ts";
 import { fromStorage, Refusal } from "../http/answers.ts";
@@ -77,15 +79,19 @@ export function createMailEvents(deps: MailEventsDeps) {
         checkBearer(request.headers, config.dsnSecret as string);
         reading = await readDsnEvent(body, at);
       }
+      if (reading.events.length === 0)
+        log.info(`mail-events/${source}: nothing to apply (${reading.outcome})`);
       const effects: EventEffect[] = [];
       for (const event of reading.events) {
         const effect = await fromStorage(() => store.apply(event, at));
         effects.push(effect);
         log.info(`mail-events/${source}: ${event.kind} for ${maskEmail(event.recipient)}: ${effect}`);
       }
+      const ignored = reading.outcome.startsWith("ignored:") ? { ignored: reading.outcome.slice(8) } : {};
       return {
         body: {
           received: reading.events.map((event, index) => ({ kind: event.kind, effect: effects[index] })),
+          ...ignored,
         },
         outcome: effects.length > 0 ? `${reading.events[0].kind}:${effects[0]}` : reading.outcome,
       };
