@@ -148,7 +148,11 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
     );
     const outcomes: DeliveryOutcome[] = [];
     const render = (delivery: ClaimedDelivery) =>
-      effectMail(settings, edition, { to: delivery.recipient, unsubscribeToken: delivery.unsubscribeToken });
+      effectMail(settings, edition, {
+        to: delivery.recipient,
+        unsubscribeToken: delivery.unsubscribeToken,
+        subscriberId: delivery.subscriberId,
+      });
     const fail = (delivery: ClaimedDelivery, error: unknown) => {
       const failure = classifySendError(error);
       outcomes.push({ id: delivery.id, result: failure.kind, reason: failure.reason });

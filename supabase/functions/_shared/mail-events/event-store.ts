@@ -82,8 +82,8 @@ export function createMailEventStore(db: SqlExecutor) {
           `select id, status,
              ${SUPPRESSED} as suppressed,
              soft_bounce_days, to_char(last_soft_bounce_day, 'YYYY-MM-DD') as last_soft_bounce_day
-           from subscribers where lower(email) = lower($1) for update`,
-          [event.recipient],
+           from subscribers where ${event.subscriberId ? "id = $1" : "lower(email) = lower($1)"} for update`,
+          [event.subscriberId ?? event.recipient],
         );
         if (!subscriber) return "unknown_recipient";
         await tx.query(
