@@ -4,17 +4,20 @@
  * change a reader only when they carry that reader's token (as the envelope recipient, or in
  * Delivered-To) or, for a complaint, the List-Unsubscribe token of the reader's mail. Forged
  * reports (no token, a changed token, another reader's token with 200 recipients listed, a victim
- * named only in an attached mail's To) change nothing, and `effect status` does not see them.
+ * named only in an attached mail's To) change nothing, and `effect status` does not see them. On
+ * PGlite, PostgreSQL and the functions' Deno host (the route under Deno, the Effect sent from Node).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
 import { forEachBackend } from "../../test/support/backends.ts";
+import { claimOfAddress, parseBounceAddress } from "../../supabase/functions/_shared/mail/bounce-token.ts";
 import {
   contentIdentity,
   fixtureEdition,
   publishEdition,
+  publishLatest,
   readerAddress,
   seedConfirmed,
 } from "../../test/support/effect-fixtures.ts";
@@ -26,7 +29,7 @@ import {
   dsnMail,
   MAIL_EVENTS_ENV,
 } from "../../test/support/mail-events.ts";
-import { rawHeader, recipients } from "../../test/support/outbox.ts";
+import { linkIn, rawHeader, recipients } from "../../test/support/outbox.ts";
 import { type CapturedMail, createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 import { effectContext, runEffectCommand } from "../effect-commands.ts";
@@ -34,7 +37,7 @@ import { effectContext, runEffectCommand } from "../effect-commands.ts";
 const READERS = 210;
 const VERP = /^bounces\+([a-z2-7]{44})@mail\.thepurposeeffect\.example$/;
 
-forEachBackend("only our own returned mail counts, on %s", (backend, serverUrl) => {
+forEachBackend("only our own returned mail counts, on %s", { deno: true }, (backend, serverUrl) => {
   let smtp: SmtpCapture;
   let stack: TestStack;
   let publicDir: string;
@@ -57,7 +60,13 @@ forEachBackend("only our own returned mail counts, on %s", (backend, serverUrl) 
         MAIL_RATE_PER_SECOND: "0",
         ...MAIL_EVENTS_ENV,
       },
-      { db: stack.server.db, dataDir: publicDir, publicDir, log: { info() {}, warn() {}, error() {} }, identity },
+      {
+        db: stack.server.db,
+        dataDir: publicDir,
+        publicDir,
+        log: { info() {}, warn() {}, error() {} },
+        identity,
+      },
     );
     await runEffectCommand({ action: "send", date: today, retryUnknown: false }, context);
     status = () => runEffectCommand({ action: "status", date: today }, context);
@@ -112,7 +121,9 @@ forEachBackend("only our own returned mail counts, on %s", (backend, serverUrl) 
 
   it("finds the token in Delivered-To when the inbound route passes no envelope, whatever its letter case", async () => {
     const report = dsnMail(readerAddress(2), { deliveredTo: envelopeOf(2).toUpperCase() });
-    expect(await (await post(report)).json()).toEqual({ received: [{ kind: "bounce", effect: "suppressed" }] });
+    expect(await (await post(report)).json()).toEqual({
+      received: [{ kind: "bounce", effect: "suppressed" }],
+    });
     expect((await changed()).map((row) => row.email)).toEqual([readerAddress(1), readerAddress(2)]);
   });
 
@@ -120,7 +131,10 @@ forEachBackend("only our own returned mail counts, on %s", (backend, serverUrl) 
     const before = await changed();
     const events = await eventCount();
     const token = VERP.exec(envelopeOf(3))?.[1] as string;
-    const changedToken = envelopeOf(3).replace(token, `${token.slice(0, 20)}${token[20] === "a" ? "b" : "a"}${token.slice(21)}`);
+    const changedToken = envelopeOf(3).replace(
+      token,
+      `${token.slice(0, 20)}${token[20] === "a" ? "b" : "a"}${token.slice(21)}`,
+    );
     const answers = await Promise.all([
       post(dsnMail(readerAddress(3))),
       post(dsnMail(readerAddress(3)), BOUNCE_ADDRESS),
@@ -133,7 +147,10 @@ forEachBackend("only our own returned mail counts, on %s", (backend, serverUrl) 
     ]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
     for (const answer of answers)
-      expect(await answer.json()).toEqual({ received: [], ignored: expect.stringContaining("nothing changed") });
+      expect(await answer.json()).toEqual({
+        received: [],
+        ignored: expect.stringContaining("nothing changed"),
+      });
     expect(await changed()).toEqual(before);
     expect(await eventCount()).toBe(events);
     expect(stack.logs.join("\n")).toMatch(/mail-events\/dsn: ignored: The report carries no valid token/);
@@ -187,6 +204,56 @@ forEachBackend("only our own returned mail counts, on %s", (backend, serverUrl) 
       ),
     );
     expect(await status()).toBe(genuine);
+  });
+});
+
+describe("every mail to a subscriber over SMTP, on PGlite", () => {
+  let smtp: SmtpCapture;
+  let stack: TestStack;
+  let publicDir: string;
+  beforeAll(async () => {
+    smtp = await createSmtpCapture();
+    const today = dayIn(contentIdentity().timeZone, new Date());
+    publicDir = mkdtempSync(path.join(tmpdir(), "verp-welcome-"));
+    publishEdition(publicDir, fixtureEdition(today));
+    publishLatest(publicDir, today);
+    stack = await startTestStack("PGlite", { ...MAIL_EVENTS_ENV, SMTP_URL: smtp.url, PUBLIC_DIR: publicDir });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await smtp?.stop();
+    if (publicDir) rmSync(publicDir, { recursive: true, force: true });
+  });
+
+  it("has an envelope sender naming the kind of mail and its reader: confirmation, reminder, welcome", async () => {
+    const address = "cleo@example.com";
+    expect((await stack.post("send-confirmation", { email: address })).status).toBe(200);
+    await stack.drainMail();
+    stack.advance(24 * 3600 + 1);
+    await stack.drainMail();
+    const reminder = smtp.mails[1];
+    const token = linkIn(reminder, "confirm").searchParams.get("confirm");
+    expect((await stack.post("confirm-subscription", { token })).status).toBe(200);
+    await stack.drainMail();
+    const [{ id }] = await stack.server.db.query<{ id: string }>(
+      `select id from subscribers where email = $1`,
+      [address],
+    );
+    const key = {
+      ...(parseBounceAddress(BOUNCE_ADDRESS) as { local: string; domain: string }),
+      key: DSN_SECRET,
+    };
+    expect(
+      smtp.mails.map((mail) => [
+        (mail.subject ?? "").split(" ")[0],
+        mail.envelope.to,
+        claimOfAddress(key, mail.envelope.from),
+      ]),
+    ).toEqual([
+      ["Confirm", [address], { mail: "confirmation", subscriberId: id }],
+      ["Reminder:", [address], { mail: "reminder", subscriberId: id }],
+      ["Welcome", [address], { mail: "welcome", subscriberId: id }],
+    ]);
   });
 });
 

@@ -162,8 +162,15 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       const body = JSON.stringify(resendBounce(readerAddress(31)));
       const key = Buffer.from(RESEND_SECRET.slice("whsec_".length), "base64");
       const signature = `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
-      const headers = { "webhook-id": id, "webhook-timestamp": timestamp, "content-type": "application/json" };
-      const unparsable = await post("resend", { headers: { ...headers, "webhook-signature": "v1,%%%" }, body });
+      const headers = {
+        "webhook-id": id,
+        "webhook-timestamp": timestamp,
+        "content-type": "application/json",
+      };
+      const unparsable = await post("resend", {
+        headers: { ...headers, "webhook-signature": "v1,%%%" },
+        body,
+      });
       expect(unparsable.status).toBe(401);
       expect(await reader(31)).toEqual(untouched);
       const answer = await post("resend", { headers: { ...headers, "webhook-signature": signature }, body });
@@ -259,9 +266,14 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
         bounce({ certUrl: "https://sns.s3.amazonaws.com/SimpleNotificationService-x.pem" }),
         bounce({ certUrl: CERT_URL.replace("eu-west-1", "us-east-1") }),
         bounce({ version: "1" }),
-        post("ses", { ...good, body: JSON.stringify({ ...JSON.parse(good.body), Signature: "no base64 here!" }) }),
+        post("ses", {
+          ...good,
+          body: JSON.stringify({ ...JSON.parse(good.body), Signature: "no base64 here!" }),
+        }),
       ]);
-      expect(answers.map((answer) => answer.status)).toEqual([403, 401, 401, 401, 401, 401, 401, 401, 401, 401, 401]);
+      expect(answers.map((answer) => answer.status)).toEqual([
+        403, 401, 401, 401, 401, 401, 401, 401, 401, 401, 401,
+      ]);
       expect(await reader(10)).toEqual(untouched);
       expect(await reader(11)).toEqual(untouched);
       expect(await eventCount()).toBe(events);
@@ -359,10 +371,13 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
 
       // After that edition, reader 20's mail bounces and reader 21 reports it as spam.
       await post("resend", await resendEvent(resendBounce(readerAddress(20))));
-      await post(`dsn?rcpt=${encodeURIComponent(await bounceAddressOf(stack.server.db, readerAddress(21)))}`, {
-        headers: { authorization: `Bearer ${DSN_SECRET}` },
-        body: arfMail(readerAddress(21)),
-      });
+      await post(
+        `dsn?rcpt=${encodeURIComponent(await bounceAddressOf(stack.server.db, readerAddress(21)))}`,
+        {
+          headers: { authorization: `Bearer ${DSN_SECRET}` },
+          body: arfMail(readerAddress(21)),
+        },
+      );
       const status = await runEffectCommand({ action: "status", date: yesterday }, context);
       expect(status).toMatch(/^bounced +1 \(4\.3 % of the 23 sent\)$/m);
       expect(status).toMatch(/^complained +1 \(4\.3 % of the 23 sent\)$/m);

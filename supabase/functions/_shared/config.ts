@@ -246,7 +246,8 @@ export function supabaseProjectUrl(env: Env): string | null {
 
 /**
  * Warnings an operator should see at start: mail providers only honour an https one-click
- * unsubscribe address (RFC 8058), so an http one is fine on this machine and wrong anywhere else.
+ * unsubscribe address (RFC 8058), so an http one is fine on this machine and wrong anywhere else;
+ * and a dsn route without BOUNCE_ADDRESS can believe no returned mail (`mail-events/report-trust.ts`).
  */
 export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];

@@ -366,8 +366,9 @@ export const VARIABLES = [
     group: "The newsletter functions (the local stack and Supabase)",
     readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
     description:
-      "The mailbox returned mail comes back to (bounces@mail.example), whose inbound route posts it to mail-events/dsn. Every mail to a subscriber over SMTP is sent from bounces+<token>@mail.example (VERP), the token signed with DSN_WEBHOOK_SECRET, and mail-events/dsn acts only on a report carrying a valid one. Needs DSN_WEBHOOK_SECRET; at most 19 characters before the @.",
-    unset: "the envelope sender is MAIL_FROM, and mail-events/dsn acts only on complaints whose reported mail carries its List-Unsubscribe token",
+      "The mailbox returned mail comes back to (bounces@mail.example), whose inbound route posts it to mail-events/dsn. Every mail to a subscriber over SMTP is sent from bounces+TOKEN@mail.example (VERP), the token signed with DSN_WEBHOOK_SECRET, and mail-events/dsn acts only on a report carrying a valid one. Needs DSN_WEBHOOK_SECRET; at most 19 characters before the @.",
+    unset:
+      "the envelope sender is MAIL_FROM, and mail-events/dsn acts only on complaints whose reported mail carries its List-Unsubscribe token",
   },
   {
     name: "SNS_ALLOW_SIGNATURE_V1",

@@ -2,6 +2,8 @@
  * What a mail event does to the list, in one transaction per event:
  *
  * - the event is recorded under its provider's id first; an id seen before changes nothing;
+ * - it is for the subscriber a returned mail's proof names (`subscriberId`, `report-trust.ts`), else
+ *   for the address the provider's signed event names;
  * - a permanent bounce suppresses the address at once (`undeliverable_at`, the same mark an SMTP
  *   5xx leaves): no Effect, welcome or reminder goes to it, and its queued mail is abandoned. Only a
  *   new signup confirmed by a click on its link lifts it (subscriber-store.ts, `confirm`);

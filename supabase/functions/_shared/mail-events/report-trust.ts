@@ -151,8 +151,9 @@ export async function trustReport(
     };
   // One report, one subscriber: the event the report has for them, else its first.
   const event =
-    reading.events.find((candidate) => candidate.recipient.toLowerCase() === subscriber.email.toLowerCase()) ??
-    reading.events[0];
+    reading.events.find(
+      (candidate) => candidate.recipient.toLowerCase() === subscriber.email.toLowerCase(),
+    ) ?? reading.events[0];
   return {
     events: [{ ...event, recipient: subscriber.email, subscriberId }],
     outcome: reading.outcome,

@@ -17,7 +17,8 @@ import { type MailEvent, SIGNATURE_TOLERANCE_SECONDS, type SourceReading } from 
 export type Fetch = (url: string) => Promise<Response>;
 
 /** The region of a topic ARN (`arn:aws:sns:eu-west-1:…`, `arn:aws-cn:sns:cn-north-1:…`). */
-const topicRegion = (arn: string): string | null => /^arn:aws[a-z-]*:sns:([a-z0-9-]+):/.exec(arn)?.[1] ?? null;
+const topicRegion = (arn: string): string | null =>
+  /^arn:aws[a-z-]*:sns:([a-z0-9-]+):/.exec(arn)?.[1] ?? null;
 
 /** SNS's own host in the topic's region: `sns.eu-west-1.amazonaws.com`, `.amazonaws.com.cn` in China. */
 export const snsHost = (region: string): string =>
@@ -70,7 +71,12 @@ export function snsStringToSign(message: Record<string, unknown>): string {
 
 export interface SesSource {
   /** `allowSignatureV1`: SNS_ALLOW_SIGNATURE_V1, SHA1 signatures accepted too. */
-  read(body: Uint8Array, topics: readonly string[], now: Date, allowSignatureV1?: boolean): Promise<SourceReading>;
+  read(
+    body: Uint8Array,
+    topics: readonly string[],
+    now: Date,
+    allowSignatureV1?: boolean,
+  ): Promise<SourceReading>;
 }
 
 /** SNS's certificates, cached by URL for the life of the instance. */
@@ -91,7 +97,11 @@ export function createSesSource(fetchUrl: Fetch): SesSource {
     return loading;
   }
 
-  async function checkSignature(message: Record<string, unknown>, region: string, allowV1: boolean): Promise<void> {
+  async function checkSignature(
+    message: Record<string, unknown>,
+    region: string,
+    allowV1: boolean,
+  ): Promise<void> {
     const certificateUrl = snsUrl(message.SigningCertURL, region, true);
     if (!certificateUrl)
       throw new Refusal(
@@ -143,7 +153,8 @@ export function createSesSource(fetchUrl: Fetch): SesSource {
         verified = false;
       }
     }
-    if (!verified) throw new Refusal(401, "invalid_signature", "The message's SNS signature does not verify.");
+    if (!verified)
+      throw new Refusal(401, "invalid_signature", "The message's SNS signature does not verify.");
   }
 
   return {
@@ -176,7 +187,11 @@ export function createSesSource(fetchUrl: Fetch): SesSource {
       if (type === "SubscriptionConfirmation") {
         const subscribe = snsUrl(message.SubscribeURL, region, false);
         if (!subscribe)
-          throw new Refusal(400, "invalid_event", `SubscribeURL is not an https://${snsHost(region)} address.`);
+          throw new Refusal(
+            400,
+            "invalid_event",
+            `SubscribeURL is not an https://${snsHost(region)} address.`,
+          );
         const answer = await fetchUrl(subscribe.href).catch((error: unknown) => {
           throw new Refusal(
             503,

@@ -86,7 +86,8 @@ export function bounceToken(key: string, claim: BounceTokenClaim): string {
   const payload = new Uint8Array(17);
   payload[0] = BOUNCE_MAIL_KINDS[claim.mail];
   const hex = claim.subscriberId.replace(/-/g, "");
-  for (let index = 0; index < 16; index++) payload[1 + index] = parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+  for (let index = 0; index < 16; index++)
+    payload[1 + index] = parseInt(hex.slice(index * 2, index * 2 + 2), 16);
   const token = new Uint8Array(TOKEN_BYTES);
   token.set(payload);
   token.set(mac(key, payload), payload.length);
@@ -98,7 +99,8 @@ export function readBounceToken(key: string, token: string): BounceTokenClaim | 
   const text = token.toLowerCase();
   if (text.length !== BOUNCE_TOKEN_LENGTH) return null;
   const bytes = fromBase32(text);
-  if (!bytes || bytes.length !== TOKEN_BYTES) return null;
+  // Canonical only: the last character's unused bits are zero, so one token has one spelling.
+  if (!bytes || bytes.length !== TOKEN_BYTES || base32(bytes) !== text) return null;
   const payload = bytes.slice(0, 17);
   if (!timingSafeEqual(mac(key, payload), bytes.slice(17))) return null;
   const mail = (Object.keys(BOUNCE_MAIL_KINDS) as BounceMailKind[]).find(
@@ -136,7 +138,8 @@ export function claimOfAddress(settings: BounceSettings, address: string): Bounc
  */
 export function parseBounceAddress(value: string): { local: string; domain: string } | string {
   const match = /^([A-Za-z0-9._-]+)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/.exec(value);
-  if (!match) return `"${value}" is not a plain address like bounces@mail.example (letters, digits, . _ - before the @)`;
+  if (!match)
+    return `"${value}" is not a plain address like bounces@mail.example (letters, digits, . _ - before the @)`;
   if (match[1].length > MAX_BOUNCE_LOCAL_PART)
     return `its local part "${match[1]}" is longer than ${MAX_BOUNCE_LOCAL_PART} characters: with +<token> it would pass the 64 of RFC 5321`;
   return { local: match[1], domain: match[2].toLowerCase() };

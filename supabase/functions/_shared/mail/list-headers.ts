@@ -75,4 +75,6 @@ export const envelopeSender = (
   mail: BounceMailKind,
   subscriberId: string | undefined,
 ): { envelopeFrom?: string } =>
-  settings.bounce && subscriberId ? { envelopeFrom: bounceAddress(settings.bounce, { mail, subscriberId }) } : {};
+  settings.bounce && subscriberId
+    ? { envelopeFrom: bounceAddress(settings.bounce, { mail, subscriberId }) }
+    : {};

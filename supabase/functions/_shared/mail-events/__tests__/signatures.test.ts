@@ -30,10 +30,14 @@ describe("Standard Webhooks (Resend)", () => {
 
   /** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed by the base64 part after `whsec_`. */
   const specSignature = (content: string, key = secret) =>
-    `v1,${createHmac("sha256", Buffer.from(key.slice("whsec_".length), "base64")).update(content).digest("base64")}`;
+    `v1,${createHmac("sha256", Buffer.from(key.slice("whsec_".length), "base64"))
+      .update(content)
+      .digest("base64")}`;
 
   it("signs as the specification's vector says", () => {
-    expect(specSignature(`${id}.${timestamp}.${body}`)).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    expect(specSignature(`${id}.${timestamp}.${body}`)).toBe(
+      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+    );
   });
 
   it.each(["webhook", "svix"])("accepts the %s-id, -timestamp and -signature headers", async (prefix) => {
@@ -51,7 +55,11 @@ describe("Standard Webhooks (Resend)", () => {
 
   it("refuses a changed body, another id, an unparsable or a v2 signature with a 401", async () => {
     const signed = (signature: string, messageId = id) =>
-      new Headers({ "webhook-id": messageId, "webhook-timestamp": timestamp, "webhook-signature": signature });
+      new Headers({
+        "webhook-id": messageId,
+        "webhook-timestamp": timestamp,
+        "webhook-signature": signature,
+      });
     const good = specSignature(`${id}.${timestamp}.${body}`);
     const cases = [
       readResendEvent(signed(good), Buffer.from(body.replace("2", "3")), secret, at),
@@ -77,7 +85,8 @@ describe("Standard Webhooks (Resend)", () => {
 describe("SNS notifications (SES)", () => {
   const key = makeSigningKey();
   const TOPIC = "arn:aws:sns:us-west-2:123456789012:MyTopic";
-  const CERT = "https://sns.us-west-2.amazonaws.com/SimpleNotificationService-f3ecfb7224c7233fe7bb5f59f96de52f.pem";
+  const CERT =
+    "https://sns.us-west-2.amazonaws.com/SimpleNotificationService-f3ecfb7224c7233fe7bb5f59f96de52f.pem";
   const CHINA_TOPIC = "arn:aws-cn:sns:cn-north-1:123456789012:MyTopic";
   const CHINA_CERT = "https://sns.cn-north-1.amazonaws.com.cn/SimpleNotificationService-0123456789abcdef.pem";
   const TIMESTAMP = "2012-05-02T00:54:06.655Z";
@@ -94,7 +103,9 @@ describe("SNS notifications (SES)", () => {
   });
 
   /** Amazon's documented HTTP/HTTPS notification, signed as SNS signs it (SHA256 for 2, SHA1 for 1). */
-  function notification(options: { topic?: string; cert?: string; version?: "1" | "2"; signature?: string } = {}) {
+  function notification(
+    options: { topic?: string; cert?: string; version?: "1" | "2"; signature?: string } = {},
+  ) {
     const topic = options.topic ?? TOPIC;
     const message: Record<string, string> = {
       Type: "Notification",
@@ -125,7 +136,9 @@ describe("SNS notifications (SES)", () => {
   it("accepts a SignatureVersion 2 notification whose certificate is on SNS's host in the topic's region", async () => {
     const { ses, fetched } = source();
     const reading = await ses.read(notification(), [TOPIC], at);
-    expect(reading.events.map((event) => [event.kind, event.recipient])).toEqual([["bounce", "ann@example.com"]]);
+    expect(reading.events.map((event) => [event.kind, event.recipient])).toEqual([
+      ["bounce", "ann@example.com"],
+    ]);
     expect(fetched).toEqual([CERT]);
   });
 
@@ -168,7 +181,9 @@ describe("SNS notifications (SES)", () => {
     // Allowing SHA1 does not make a SHA1 signature good for version 2.
     const sha1AsV2 = JSON.parse(notification({ version: "1" }).toString()) as Record<string, string>;
     sha1AsV2.SignatureVersion = "2";
-    expect((await refusal(ses.read(Buffer.from(JSON.stringify(sha1AsV2)), [TOPIC], at, true))).status).toBe(401);
+    expect((await refusal(ses.read(Buffer.from(JSON.stringify(sha1AsV2)), [TOPIC], at, true))).status).toBe(
+      401,
+    );
   });
 
   it.each([
