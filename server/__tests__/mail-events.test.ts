@@ -415,6 +415,36 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
   });
 });
 
+describe("SNS's SHA1 signatures, with SNS_ALLOW_SIGNATURE_V1=1", () => {
+  let stack: TestStack;
+  const sns = snsFetch(key);
+  beforeAll(async () => {
+    stack = await startTestStack(
+      "PGlite",
+      { SES_TOPIC_ARN: TOPIC_ARN, SNS_ALLOW_SIGNATURE_V1: "1" },
+      undefined,
+      sns.fetch,
+    );
+    await seedConfirmed(stack.server.db, 1);
+  });
+  afterAll(() => stack?.close());
+
+  it("are accepted, for a topic whose SignatureVersion is still 1", async () => {
+    const message = snsMessage(
+      key,
+      "Notification",
+      { Message: sesBounce(readerAddress(1)) },
+      { version: "1" },
+    );
+    const answer = await fetch(`${stack.url}/functions/v1/mail-events/ses`, {
+      method: "POST",
+      headers: message.headers,
+      body: message.body,
+    });
+    expect(await answer.json()).toEqual({ received: [{ kind: "bounce", effect: "suppressed" }] });
+  });
+});
+
 describe("a source that is not set up", () => {
   let stack: TestStack;
   beforeAll(async () => {
