@@ -1,7 +1,8 @@
 /**
  * The local stack's transport when no `SMTP_URL` is set: each mail (a confirmation, an Effect)
  * becomes an `.eml` file in `$DATA_DIR/outbox/` (any mail program opens it) and its preview line
- * (the confirmation link) is printed, so a signup and a send can be tried end to end without a
+ * (the confirmation link) is printed; a subscriber's mail starts with its envelope sender as
+ * `Return-Path:`, as the recipient's server would write it. So a signup and a send can be tried end to end without a
  * mail server. Node only (it writes files): the Deno entries never import it.
  */
 import { randomUUID } from "node:crypto";
@@ -33,7 +34,14 @@ export function createOutboxMailer(outboxDir: string, log?: Logger): Mailer {
       // Time first, so the folder lists mails in the order they were written.
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${message.reference ?? randomUUID().slice(0, 8)}.eml`;
       const file = path.join(outboxDir, name);
-      writeWhole(file, await composeMime(message));
+      const mime = await composeMime(message);
+      // The envelope sender as the recipient's server records it: the first line of the mail it delivers.
+      writeWhole(
+        file,
+        message.envelopeFrom
+          ? Buffer.concat([Buffer.from(`Return-Path: <${message.envelopeFrom}>\n`), mime])
+          : mime,
+      );
       log?.info(
         `mail to ${maskEmail(message.to)} written to ${file}${message.preview ? `; ${message.preview}` : ""}`,
       );

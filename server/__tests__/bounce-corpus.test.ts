@@ -19,7 +19,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { forEachBackend } from "../../test/support/backends.ts";
-import { DSN_SECRET, MAIL_EVENTS_ENV } from "../../test/support/mail-events.ts";
+import { readDsnEvent } from "../../supabase/functions/_shared/mail-events/dsn.ts";
+import { bounceAddressOf, DSN_SECRET, MAIL_EVENTS_ENV } from "../../test/support/mail-events.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 const CORPUS = path.resolve(__dirname, "../../test/fixtures/bounce-corpus");
@@ -84,12 +85,29 @@ interface Outcome {
   unsubscribed: number;
 }
 
+/**
+ * The envelope recipient an inbound route passes as `?rcpt=`: each corpus mail stands for the
+ * return of our own mail to the reader it names, so it arrives at that reader's bounce address
+ * (`bounces+<token>@`). A mail that names no reader of the list arrives at none.
+ */
+async function envelopeRecipient(stack: TestStack, file: string): Promise<string> {
+  const reading = await readDsnEvent(mail(file), new Date());
+  for (const event of reading.events) {
+    const address = await bounceAddressOf(stack.server.db, event.recipient).catch(() => null);
+    if (address) return `?rcpt=${encodeURIComponent(address)}`;
+  }
+  return "";
+}
+
 async function postMail(stack: TestStack, file: string): Promise<Outcome> {
-  const answer = await fetch(`${stack.url}/functions/v1/mail-events/dsn`, {
-    method: "POST",
-    headers: { "content-type": "message/rfc822", authorization: `Bearer ${DSN_SECRET}` },
-    body: mail(file),
-  });
+  const answer = await fetch(
+    `${stack.url}/functions/v1/mail-events/dsn${await envelopeRecipient(stack, file)}`,
+    {
+      method: "POST",
+      headers: { "content-type": "message/rfc822", authorization: `Bearer ${DSN_SECRET}` },
+      body: mail(file),
+    },
+  );
   const body = (await answer.json()) as { received?: { kind: string }[]; ignored?: string };
   const [counts] = await stack.server.db.query<{ suppressed: number; unsubscribed: number }>(
     `select count(*) filter (where undeliverable_at is not null)::int as suppressed,

@@ -4,6 +4,7 @@
  * suppress or unsubscribe, the forged, stale, replayed and unsigned ones change nothing, and the
  * next Effect (to a real SMTP server on loopback) skips exactly the readers they named.
  */
+import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +20,7 @@ import {
 } from "../../test/support/effect-fixtures.ts";
 import {
   arfMail,
+  bounceAddressOf,
   CERT_URL,
   DSN_SECRET,
   dsnMail,
@@ -28,6 +30,7 @@ import {
   resendBounce,
   resendComplaint,
   resendEvent,
+  RESEND_SECRET,
   sesBounce,
   sesComplaint,
   snsFetch,
@@ -151,6 +154,30 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       expect(await eventCount()).toBe(events);
     });
 
+    it("takes Standard Webhooks' own header names (webhook-id, -timestamp, -signature), signed as the spec says", async () => {
+      const id = "msg_standard_webhooks_1";
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      // A reader outside the 30 the last test counts.
+      await seedConfirmed(stack.server.db, 1, 31);
+      const body = JSON.stringify(resendBounce(readerAddress(31)));
+      const key = Buffer.from(RESEND_SECRET.slice("whsec_".length), "base64");
+      const signature = `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
+      const headers = {
+        "webhook-id": id,
+        "webhook-timestamp": timestamp,
+        "content-type": "application/json",
+      };
+      const unparsable = await post("resend", {
+        headers: { ...headers, "webhook-signature": "v1,%%%" },
+        body,
+      });
+      expect(unparsable.status).toBe(401);
+      expect(await reader(31)).toEqual(untouched);
+      const answer = await post("resend", { headers: { ...headers, "webhook-signature": signature }, body });
+      expect(await answer.json()).toEqual({ received: [{ kind: "bounce", effect: "suppressed" }] });
+      expect(await reader(31)).toMatchObject({ suppressed: true });
+    });
+
     it("suppresses after temporary bounces on three different days in a row, and starts over after a gap", async () => {
       const onDay = async (index: number, day: number, id: string) => {
         const payload = {
@@ -195,10 +222,7 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
     it("suppresses a permanent bounce, unsubscribes a complaint, and counts a transient bounce", async () => {
       const answers = await Promise.all([
         post("ses", snsMessage(key, "Notification", { Message: sesBounce(readerAddress(7)) })),
-        post(
-          "ses",
-          snsMessage(key, "Notification", { Message: sesComplaint(readerAddress(8)) }, { version: "1" }),
-        ),
+        post("ses", snsMessage(key, "Notification", { Message: sesComplaint(readerAddress(8)) })),
         post("ses", snsMessage(key, "Notification", { Message: sesBounce(readerAddress(9), "Transient") })),
       ]);
       expect(await Promise.all(answers.map((answer) => answer.json()))).toEqual([
@@ -238,8 +262,18 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
         bounce({ certUrl: "https://sns.evil.example/cert.pem" }),
         bounce({ certUrl: CERT_URL.replace("https:", "http:") }),
         post("ses", { ...good, body: JSON.stringify({ ...JSON.parse(good.body), Signature: undefined }) }),
+        // An S3 bucket called "sns", another region than the topic's, SHA1, a signature that is no base64.
+        bounce({ certUrl: "https://sns.s3.amazonaws.com/SimpleNotificationService-x.pem" }),
+        bounce({ certUrl: CERT_URL.replace("eu-west-1", "us-east-1") }),
+        bounce({ version: "1" }),
+        post("ses", {
+          ...good,
+          body: JSON.stringify({ ...JSON.parse(good.body), Signature: "no base64 here!" }),
+        }),
       ]);
-      expect(answers.map((answer) => answer.status)).toEqual([403, 401, 401, 401, 401, 401, 401]);
+      expect(answers.map((answer) => answer.status)).toEqual([
+        403, 401, 401, 401, 401, 401, 401, 401, 401, 401, 401,
+      ]);
       expect(await reader(10)).toEqual(untouched);
       expect(await reader(11)).toEqual(untouched);
       expect(await eventCount()).toBe(events);
@@ -254,30 +288,33 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       headers: { "content-type": "message/rfc822", authorization: `Bearer ${secret}` },
       body,
     });
+    /** The route as the inbound route calls it for a report that came back to our mail's envelope sender. */
+    const returned = async (index: number) =>
+      `dsn?rcpt=${encodeURIComponent(await bounceAddressOf(stack.server.db, readerAddress(index)))}`;
 
     it("suppresses a failed recipient, and a replay of the same report changes nothing", async () => {
       const report = dsnMail(readerAddress(12), { messageId: "<same-report@relay.example.net>" });
-      expect(await (await post("dsn", dsn(report))).json()).toEqual({
+      expect(await (await post(await returned(12), dsn(report))).json()).toEqual({
         received: [{ kind: "bounce", effect: "suppressed" }],
       });
-      expect(await (await post("dsn", dsn(report))).json()).toEqual({
+      expect(await (await post(await returned(12), dsn(report))).json()).toEqual({
         received: [{ kind: "bounce", effect: "duplicate" }],
       });
       expect(await reader(12)).toMatchObject({ suppressed: true });
     });
 
     it("unsubscribes the recipient of an abuse report, found in the reported mail when the report does not name it", async () => {
-      const answer = await post("dsn", dsn(arfMail(readerAddress(13), { inHeadersOnly: true })));
+      const answer = await post(await returned(13), dsn(arfMail(readerAddress(13), { inHeadersOnly: true })));
       expect(await answer.json()).toEqual({ received: [{ kind: "complaint", effect: "unsubscribed" }] });
       expect(await reader(13)).toMatchObject({ status: "unsubscribed", unsubscribe_reason: "complaint" });
     });
 
     it("counts a full mailbox (5.2.2) and a timeout as temporary, and holds a refusal of the sender (5.7.1) against no reader", async () => {
       const answers = await Promise.all([
-        post("dsn", dsn(dsnMail(readerAddress(22), { status: "5.2.2" }))),
-        post("dsn", dsn(dsnMail(readerAddress(23), { status: "4.4.7" }))),
+        post(await returned(22), dsn(dsnMail(readerAddress(22), { status: "5.2.2" }))),
+        post(await returned(23), dsn(dsnMail(readerAddress(23), { status: "4.4.7" }))),
         post(
-          "dsn",
+          await returned(24),
           dsn(
             dsnMail(readerAddress(24), {
               status: "5.7.1",
@@ -302,7 +339,7 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       );
       expect(await delayed.json()).toEqual({ received: [], ignored: "no_failed_recipient" });
       const wrong = await post(
-        "dsn",
+        await returned(14),
         dsn(dsnMail(readerAddress(14)), "not-the-secret-not-the-secret-not-the"),
       );
       expect(wrong.status).toBe(401);
@@ -363,26 +400,33 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
 
       // After that edition, reader 20's mail bounces and reader 21 reports it as spam.
       await post("resend", await resendEvent(resendBounce(readerAddress(20))));
-      await post("dsn", {
-        headers: { authorization: `Bearer ${DSN_SECRET}` },
-        body: arfMail(readerAddress(21)),
-      });
+      await post(
+        `dsn?rcpt=${encodeURIComponent(await bounceAddressOf(stack.server.db, readerAddress(21)))}`,
+        {
+          headers: { authorization: `Bearer ${DSN_SECRET}` },
+          body: arfMail(readerAddress(21)),
+        },
+      );
       // Reader 25's server refuses the mail over the sending domain's DMARC: a warning, not a bounce.
-      await post("dsn", {
-        headers: { authorization: `Bearer ${DSN_SECRET}` },
-        body: dsnMail(readerAddress(25), {
-          status: "5.7.26",
-          diagnostic:
-            "550 5.7.26 Unauthenticated email from thepurposeeffect.example is not accepted due to domain's DMARC policy",
-        }),
-      });
+      await post(
+        `dsn?rcpt=${encodeURIComponent(await bounceAddressOf(stack.server.db, readerAddress(25)))}`,
+        {
+          headers: { authorization: `Bearer ${DSN_SECRET}` },
+          body: dsnMail(readerAddress(25), {
+            status: "5.7.26",
+            diagnostic:
+              "550 5.7.26 Unauthenticated email from thepurposeeffect.example is not accepted due to domain's DMARC policy",
+          }),
+        },
+      );
       const status = await runEffectCommand({ action: "status", date: yesterday }, context);
       expect(status).toMatch(/^refused +1 \(4\.3 % of the 23 sent\) because of the sender, not the reader$/m);
       expect(status).toContain("refused a mail of this edition over the sending domain");
       expect(status).toMatch(/^bounced +1 \(4\.3 % of the 23 sent\)$/m);
       expect(status).toMatch(/^complained +1 \(4\.3 % of the 23 sent\)$/m);
       expect(status).toContain("at or above 0.3 %");
-      expect(await createAdminQueries(stack.server.db).health()).toEqual({ suppressed: 5, complained: 4 });
+      // Reader 31 (bounced through Standard Webhooks' names) is one more suppressed.
+      expect(await createAdminQueries(stack.server.db).health()).toEqual({ suppressed: 6, complained: 4 });
 
       smtp.mails.length = 0;
       await send(today);
@@ -399,7 +443,7 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       const [confirmation] = await smtp.waitForMails(1);
       const token = linkIn(confirmation, "confirm").searchParams.get("confirm");
       expect((await stack.post("confirm-subscription", { token })).status).toBe(200);
-      expect(await createAdminQueries(stack.server.db).health()).toEqual({ suppressed: 4, complained: 4 });
+      expect(await createAdminQueries(stack.server.db).health()).toEqual({ suppressed: 5, complained: 4 });
       const lifted = (await createAdminQueries(stack.server.db).list("confirmed")).find(
         (row) => row.email === readerAddress(20),
       );
@@ -412,6 +456,36 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
     } finally {
       rmSync(publicDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("SNS's SHA1 signatures, with SNS_ALLOW_SIGNATURE_V1=1", () => {
+  let stack: TestStack;
+  const sns = snsFetch(key);
+  beforeAll(async () => {
+    stack = await startTestStack(
+      "PGlite",
+      { SES_TOPIC_ARN: TOPIC_ARN, SNS_ALLOW_SIGNATURE_V1: "1" },
+      undefined,
+      sns.fetch,
+    );
+    await seedConfirmed(stack.server.db, 1);
+  });
+  afterAll(() => stack?.close());
+
+  it("are accepted, for a topic whose SignatureVersion is still 1", async () => {
+    const message = snsMessage(
+      key,
+      "Notification",
+      { Message: sesBounce(readerAddress(1)) },
+      { version: "1" },
+    );
+    const answer = await fetch(`${stack.url}/functions/v1/mail-events/ses`, {
+      method: "POST",
+      headers: message.headers,
+      body: message.body,
+    });
+    expect(await answer.json()).toEqual({ received: [{ kind: "bounce", effect: "suppressed" }] });
   });
 });
 

@@ -9,6 +9,12 @@ import { createSign } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { SqlQueryable } from "../../supabase/functions/_shared/db/sql-executor.ts";
+import {
+  bounceAddress,
+  type BounceMailKind,
+  parseBounceAddress,
+} from "../../supabase/functions/_shared/mail/bounce-token.ts";
 import { resendSignature } from "../../supabase/functions/_shared/mail-events/resend.ts";
 import { snsStringToSign } from "../../supabase/functions/_shared/mail-events/ses.ts";
 
@@ -16,13 +22,33 @@ export const RESEND_SECRET = `whsec_${Buffer.from("a test webhook secret, 32 byt
 export const DSN_SECRET = "dsn-secret-for-the-tests-0123456789abcdef";
 export const TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:newsletter-events";
 export const CERT_URL = "https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-test.pem";
+export const BOUNCE_ADDRESS = "bounces@mail.thepurposeeffect.example";
 
-/** The settings that turn every source on. */
+/** The settings that turn every source on, and the bounce address whose tokens the dsn route checks. */
 export const MAIL_EVENTS_ENV = {
   RESEND_WEBHOOK_SECRET: RESEND_SECRET,
   SES_TOPIC_ARN: TOPIC_ARN,
   DSN_WEBHOOK_SECRET: DSN_SECRET,
+  BOUNCE_ADDRESS,
 };
+
+/**
+ * The envelope sender our mail of `kind` to `email` had (`bounces+<token>@…`), the address its
+ * bounce comes back to: what the sender computes, for readers the tests seed without mailing them.
+ */
+export async function bounceAddressOf(
+  db: SqlQueryable,
+  email: string,
+  mail: BounceMailKind = "effect",
+): Promise<string> {
+  const [row] = await db.query<{ id: string }>(`select id from subscribers where lower(email) = lower($1)`, [
+    email,
+  ]);
+  if (!row) throw new Error(`no subscriber ${email}`);
+  const parsed = parseBounceAddress(BOUNCE_ADDRESS);
+  if (typeof parsed === "string") throw new Error(parsed);
+  return bounceAddress({ ...parsed, key: DSN_SECRET }, { mail, subscriberId: row.id });
+}
 
 /** A request to post: its headers and body. */
 export interface EventRequest {
@@ -188,6 +214,12 @@ export function dsnMail(
     global?: boolean;
     original?: string[];
     outer?: string[];
+    /** The report's To (our envelope sender, as a relay addresses it), else the newsletter's address. */
+    to?: string;
+    /** A `Delivered-To:` header, as the mailbox's server adds it. */
+    deliveredTo?: string;
+    /** More failed recipients after `recipient`, each in its own per-recipient block. */
+    more?: readonly string[];
   } = {},
 ): string {
   const status = options.status === undefined ? "5.1.1" : options.status;
@@ -197,8 +229,9 @@ export function dsnMail(
     options.originalRecipient === undefined ? `rfc822;${recipient}` : options.originalRecipient;
   const reply = (status ?? "5").startsWith("5") ? "550" : "452";
   return CRLF([
+    ...(options.deliveredTo ? [`Delivered-To: ${options.deliveredTo}`] : []),
     "From: Mail Delivery System <MAILER-DAEMON@relay.example.net>",
-    "To: newsletter@thepurposeeffect.example",
+    `To: ${options.to ?? "newsletter@thepurposeeffect.example"}`,
     ...(options.outer ?? []),
     "Subject: Undelivered Mail Returned to Sender",
     `Message-ID: ${options.messageId ?? `<dsn-${Math.random().toString(36).slice(2)}@relay.example.net>`}`,
@@ -225,6 +258,12 @@ export function dsnMail(
     `Diagnostic-Code: smtp; ${options.diagnostic ?? `${reply} ${status ?? ""} mailbox`}`,
     "    unavailable",
     "",
+    ...(options.more ?? []).flatMap((other) => [
+      `Final-Recipient: rfc822; ${other}`,
+      `Action: ${options.action ?? "failed"}`,
+      `Status: ${status ?? "5.1.1"}`,
+      "",
+    ]),
     "--BOUNDARY",
     `Content-Type: ${options.global ? "message/global-headers" : "text/rfc822-headers"}`,
     "",
@@ -241,11 +280,18 @@ export function dsnMail(
 /** An RFC 5965 abuse report, naming its recipient only in the reported mail's To when `inHeadersOnly`. */
 export function arfMail(
   recipient: string,
-  options: { inHeadersOnly?: boolean; feedbackType?: string } = {},
+  options: {
+    inHeadersOnly?: boolean;
+    feedbackType?: string;
+    /** The report's To, else the newsletter's abuse address. */
+    to?: string;
+    /** The reported mail's `List-Unsubscribe` value, as our mail carried it. */
+    listUnsubscribe?: string;
+  } = {},
 ): string {
   return CRLF([
     "From: Feedback Loop <fbl@isp.example.net>",
-    "To: abuse@thepurposeeffect.example",
+    `To: ${options.to ?? "abuse@thepurposeeffect.example"}`,
     "Subject: FW: Effect of the Day",
     `Message-ID: <arf-${Math.random().toString(36).slice(2)}@isp.example.net>`,
     `Date: ${new Date().toUTCString()}`,
@@ -271,6 +317,7 @@ export function arfMail(
     "From: Effect of the Day <newsletter@thepurposeeffect.example>",
     `To: ${recipient}`,
     "Subject: Effect of the Day",
+    ...(options.listUnsubscribe ? [`List-Unsubscribe: ${options.listUnsubscribe}`] : []),
     "",
     "Today's Effect.",
     "",

@@ -1,20 +1,23 @@
 /**
  * A real SMTP server on loopback (smtp-server) that parses what it receives (mailparser), for
- * mail tests. It can be stopped and started again on the same port to play an outage.
+ * mail tests, with each mail's envelope (`MAIL FROM`, `RCPT TO`). It can be stopped and started again on the same port to play an outage.
  */
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { eventually } from "./eventually.ts";
 import { freePort } from "./free-port.ts";
 
+/** A received mail with the envelope it came in: `MAIL FROM` and the `RCPT TO`s. */
+export type CapturedMail = ParsedMail & { envelope: { from: string; to: string[] } };
+
 export interface SmtpCapture {
   port: number;
   /** `smtp://127.0.0.1:PORT` (or `smtps://...` for an implicit-TLS server). */
   url: string;
-  mails: ParsedMail[];
+  mails: CapturedMail[];
   start(): Promise<void>;
   stop(): Promise<void>;
-  waitForMails(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
+  waitForMails(count: number, timeoutMs?: number): Promise<CapturedMail[]>;
 }
 
 export interface SmtpCaptureOptions {
@@ -35,7 +38,7 @@ function smtpReply(reply: string): Error {
 
 export async function createSmtpCapture(options: SmtpCaptureOptions = {}): Promise<SmtpCapture> {
   const port = await freePort();
-  const mails: ParsedMail[] = [];
+  const mails: CapturedMail[] = [];
   let server: SMTPServer | null = null;
   const capture: SmtpCapture = {
     port,
@@ -54,11 +57,16 @@ export async function createSmtpCapture(options: SmtpCaptureOptions = {}): Promi
           const refusal = options.rejectRecipient?.(address.address);
           callback(refusal ? smtpReply(refusal) : undefined);
         },
-        onData(stream, _session, callback) {
+        onData(stream, session, callback) {
+          const { mailFrom, rcptTo } = session.envelope;
+          const envelope = {
+            from: mailFrom ? mailFrom.address : "",
+            to: rcptTo.map((recipient) => recipient.address),
+          };
           simpleParser(stream).then(
             (mail) =>
               setTimeout(() => {
-                mails.push(mail);
+                mails.push(Object.assign(mail, { envelope }));
                 callback();
               }, options.acceptDelayMs ?? 0),
             (error: Error) => callback(error),

@@ -22,6 +22,7 @@ import { FUNCTIONS as FUNCTIONS_MANIFEST, type FunctionName } from "../_shared/m
 import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/contract/published.ts";
 import {
   arfMail,
+  bounceAddressOf,
   DSN_SECRET,
   MAIL_EVENTS_ENV,
   resendBounce,
@@ -156,11 +157,15 @@ describe("the functions under Deno", () => {
         const answers = [
           await fetch(url("resend"), { method: "POST", headers: bounce.headers, body: bounce.body }),
           await fetch(url("resend"), { method: "POST", headers: forged.headers, body: forged.body }),
-          await fetch(url("dsn"), {
-            method: "POST",
-            headers: { authorization: `Bearer ${DSN_SECRET}` },
-            body: arfMail("reader2@example.com", { inHeadersOnly: true }),
-          }),
+          // Returned to the Effect's envelope sender, bounces+<reader 2's token>@ (VERP).
+          await fetch(
+            `${url("dsn")}?rcpt=${encodeURIComponent(await bounceAddressOf(db, "reader2@example.com"))}`,
+            {
+              method: "POST",
+              headers: { authorization: `Bearer ${DSN_SECRET}` },
+              body: arfMail("reader2@example.com", { inHeadersOnly: true }),
+            },
+          ),
         ];
         expect(answers.map((answer) => answer.status)).toEqual([200, 401, 200]);
         expect(

@@ -12,6 +12,7 @@ import {
   readVariable,
   type VariableName,
 } from "./contract/variables.ts";
+import { type BounceSettings, parseBounceAddress } from "./mail/bounce-token.ts";
 import { resendSecretKey } from "./mail-events/resend.ts";
 
 export { ConfigError, type Env };
@@ -25,6 +26,11 @@ export interface Config {
   allowedOrigins: string[];
   /** `MAIL_FROM`; unset: the newsletter's name at the site's host (`mail/list-headers.ts`). */
   mailFrom?: string;
+  /**
+   * `BOUNCE_ADDRESS` with its key (`DSN_WEBHOOK_SECRET`): the envelope sender of every mail to a
+   * subscriber over SMTP is `bounces+<token>@…` (`mail/bounce-token.ts`); null while it is unset.
+   */
+  bounce: BounceSettings | null;
   rateLimitPerMinute: number;
   linkRateLimitPerMinute: number;
   resendCooldownSeconds: number;
@@ -59,6 +65,10 @@ export interface MailEventsConfig {
   sesTopicArns: string[];
   /** `DSN_WEBHOOK_SECRET`: the bearer secret of the inbound-mail route. */
   dsnSecret: string | null;
+  /** The bounce address and its key: `dsn` acts only on reports carrying one of its tokens. */
+  bounce: BounceSettings | null;
+  /** `SNS_ALLOW_SIGNATURE_V1=1`: SNS's SHA1 signatures are accepted too (else only SignatureVersion 2). */
+  snsAllowSignatureV1: boolean;
 }
 
 const TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
@@ -84,7 +94,28 @@ function readMailEvents(env: Env): MailEventsConfig {
     throw new ConfigError(
       `DSN_WEBHOOK_SECRET must be at least ${MIN_DSN_SECRET_LENGTH} characters (openssl rand -hex 32 makes one)`,
     );
-  return { resendSecret, sesTopicArns, dsnSecret };
+  const allowV1 = readVariable(env, "SNS_ALLOW_SIGNATURE_V1");
+  if (allowV1 !== undefined && allowV1 !== "1" && allowV1 !== "0")
+    throw new ConfigError(`SNS_ALLOW_SIGNATURE_V1 must be 1 or 0 (got "${allowV1}")`);
+  return {
+    resendSecret,
+    sesTopicArns,
+    dsnSecret,
+    bounce: readBounce(env, dsnSecret),
+    snsAllowSignatureV1: allowV1 === "1",
+  };
+}
+
+function readBounce(env: Env, dsnSecret: string | null): BounceSettings | null {
+  const value = readVariable(env, "BOUNCE_ADDRESS");
+  if (value === undefined) return null;
+  const parsed = parseBounceAddress(value);
+  if (typeof parsed === "string") throw new ConfigError(`BOUNCE_ADDRESS: ${parsed}`);
+  if (dsnSecret === null)
+    throw new ConfigError(
+      "BOUNCE_ADDRESS is set but DSN_WEBHOOK_SECRET is not: the tokens in the bounce address are signed with it, and mail-events/dsn reads what comes back",
+    );
+  return { ...parsed, key: dsnSecret };
 }
 
 const MIN_CLIENT_SECRET_LENGTH = 20;
@@ -181,11 +212,13 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
   // The one-click unsubscribe address: on Supabase the project's own functions, since SITE_URL is
   // the static host, which has none; on the local stack the functions beside the site.
   const project = supabaseProjectUrl(env);
+  const mailEvents = readMailEvents(env);
   return {
     siteUrl,
     functionsUrl: readUrl(env, "FUNCTIONS_URL", `${project ?? siteUrl}/functions/v1`),
     allowedOrigins: readOrigins(env, siteUrl),
     mailFrom: readVariable(env, "MAIL_FROM"),
+    bounce: mailEvents.bounce,
     rateLimitPerMinute: readNumberVariable(env, "RATE_LIMIT_PER_MINUTE"),
     linkRateLimitPerMinute: readNumberVariable(env, "LINK_RATE_LIMIT_PER_MINUTE"),
     resendCooldownSeconds: readNumberVariable(env, "RESEND_COOLDOWN_SECONDS"),
@@ -196,7 +229,7 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
     maxBodyBytes: readNumberVariable(env, "MAX_BODY_BYTES"),
     mailRetryBaseSeconds: readNumberVariable(env, "MAIL_RETRY_BASE_SECONDS"),
     mailRetryMaxSeconds: readNumberVariable(env, "MAIL_RETRY_MAX_SECONDS"),
-    mailEvents: readMailEvents(env),
+    mailEvents,
     cmsAuth: readCmsAuth(env),
   };
 }
@@ -213,7 +246,8 @@ export function supabaseProjectUrl(env: Env): string | null {
 
 /**
  * Warnings an operator should see at start: mail providers only honour an https one-click
- * unsubscribe address (RFC 8058), so an http one is fine on this machine and wrong anywhere else.
+ * unsubscribe address (RFC 8058), so an http one is fine on this machine and wrong anywhere else;
+ * and a dsn route without BOUNCE_ADDRESS can believe no returned mail (`mail-events/report-trust.ts`).
  */
 export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];
@@ -224,5 +258,9 @@ export function configWarnings(config: Config): string[] {
       `FUNCTIONS_URL (${config.functionsUrl}) is not https: mail providers ignore a List-Unsubscribe address that is not https. Set SITE_URL or FUNCTIONS_URL to the public https address.`,
     );
   }
+  if (config.mailEvents.dsnSecret !== null && config.bounce === null)
+    warnings.push(
+      "DSN_WEBHOOK_SECRET is set but BOUNCE_ADDRESS is not: mail-events/dsn can tell no returned mail of ours from a forged one, so it ignores every bounce (only a complaint whose reported mail carries its List-Unsubscribe token counts). Set BOUNCE_ADDRESS (docs/operating.md).",
+    );
   return warnings;
 }

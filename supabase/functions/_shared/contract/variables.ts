@@ -362,6 +362,23 @@ export const VARIABLES = [
     secret: true,
   },
   {
+    name: "BOUNCE_ADDRESS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description:
+      "The mailbox returned mail comes back to (bounces@mail.example), whose inbound route posts it to mail-events/dsn. Every mail to a subscriber over SMTP is sent from bounces+TOKEN@mail.example (VERP), the token signed with DSN_WEBHOOK_SECRET, and mail-events/dsn acts only on a report carrying a valid one. Needs DSN_WEBHOOK_SECRET; at most 19 characters before the @.",
+    unset:
+      "the envelope sender is MAIL_FROM, and mail-events/dsn acts only on complaints whose reported mail carries its List-Unsubscribe token",
+  },
+  {
+    name: "SNS_ALLOW_SIGNATURE_V1",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description:
+      "1: mail-events/ses also accepts SNS messages signed with SignatureVersion 1 (SHA1). Better: set the topic's SignatureVersion to 2 (docs/operating.md).",
+    unset: "only SignatureVersion 2 (SHA256) is accepted",
+  },
+  {
     name: "SEND_AT",
     group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
     readers: ["local stack", "send-effect"],

@@ -14,6 +14,8 @@ export type EditionState = "sending" | "paused";
 
 export interface ClaimedDelivery {
   id: string;
+  /** Whose mail it is: its envelope sender names them (mail/bounce-token.ts). */
+  subscriberId: string;
   recipient: string;
   /** The raw token of this mail's unsubscribe link; only its hash is kept once the row is recorded. */
   unsubscribeToken: string;
@@ -159,7 +161,7 @@ export function createDeliveryStore(db: SqlExecutor) {
           [edition.date],
         );
         return {
-          delivery: { id: row.id, recipient: subscriber.email, unsubscribeToken: token },
+          delivery: { id: row.id, subscriberId, recipient: subscriber.email, unsubscribeToken: token },
           edition: { date: edition.date, ...stored },
         };
       });
@@ -245,10 +247,15 @@ export function createDeliveryStore(db: SqlExecutor) {
         if (!candidate) return null;
         // One taker per batch: a second sender waits here, then finds its lease renewed.
         await tx.query("select pg_advisory_xact_lock(hashtext($1))", [candidate.batch_key]);
-        const rows = await tx.query<{ id: string; recipient: string; pending_token: string | null }>(
+        const rows = await tx.query<{
+          id: string;
+          subscriber_id: string;
+          recipient: string;
+          pending_token: string | null;
+        }>(
           `update effect_deliveries set lease_owner = $3, lease_until = $4::timestamptz, attempts = attempts + 1
            where batch_key = $1 and status = 'sending' and lease_until < $2::timestamptz
-           returning id, recipient, pending_token`,
+           returning id, subscriber_id, recipient, pending_token`,
           [candidate.batch_key, now.toISOString(), owner, leaseUntil.toISOString()],
         );
         return { candidate, rows };
@@ -258,7 +265,12 @@ export function createDeliveryStore(db: SqlExecutor) {
       if (rows.length === 0) return { deliveries: [], batchKey: candidate.batch_key, skipped: 0 };
       return {
         deliveries: rows
-          .map((row) => ({ id: row.id, recipient: row.recipient, unsubscribeToken: row.pending_token ?? "" }))
+          .map((row) => ({
+            id: row.id,
+            subscriberId: row.subscriber_id,
+            recipient: row.recipient,
+            unsubscribeToken: row.pending_token ?? "",
+          }))
           .sort((a, b) => (a.id < b.id ? -1 : 1)),
         batchKey: candidate.batch_key,
         skipped: 0,
@@ -365,7 +377,12 @@ export function createDeliveryStore(db: SqlExecutor) {
           );
         return {
           deliveries: sending
-            .map((row, index) => ({ id: row.id, recipient: row.recipient, unsubscribeToken: tokens[index] }))
+            .map((row, index) => ({
+              id: row.id,
+              subscriberId: row.subscriber_id,
+              recipient: row.recipient,
+              unsubscribeToken: tokens[index],
+            }))
             .sort((a, b) => (a.id < b.id ? -1 : 1)),
           batchKey: batchKey,
           skipped: rows.length - sending.length,

@@ -4,7 +4,7 @@
  * unsubscribe link, and the list headers of every mail (list-headers.ts).
  */
 import { escapeHtml } from "../contract/escape-html.ts";
-import { listHeaders, type MailSettings, unsubscribePageUrl } from "../mail/list-headers.ts";
+import { envelopeSender, listHeaders, type MailSettings, unsubscribePageUrl } from "../mail/list-headers.ts";
 import type { MailMessage } from "../mail/mailer.ts";
 import { type MailEdition, UNSUBSCRIBE_PLACEHOLDER } from "../contract/published.ts";
 
@@ -37,11 +37,15 @@ export function parseEdition(value: unknown, date: string, source: string): Mail
   return { date, subject: edition.subject, html: edition.html, text: edition.text, url: edition.url };
 }
 
-/** The mail for one recipient, whose unsubscribe link carries `unsubscribeToken`. */
+/**
+ * The mail for one recipient, whose unsubscribe link carries `unsubscribeToken`; with their
+ * `subscriberId` (not for a test send), its envelope sender names them (VERP).
+ */
 export function effectMail(
   settings: MailSettings,
   edition: MailEdition,
-  recipient: { to: string; unsubscribeToken: string },
+  recipient: { to: string; unsubscribeToken: string; subscriberId?: string },
+  mail: "effect" | "welcome" = "effect",
 ): MailMessage {
   const page = unsubscribePageUrl(settings, recipient.unsubscribeToken);
   return {
@@ -51,5 +55,6 @@ export function effectMail(
     html: edition.html.split(UNSUBSCRIBE_PLACEHOLDER).join(escapeHtml(page)),
     text: edition.text.split(UNSUBSCRIBE_PLACEHOLDER).join(page),
     headers: listHeaders(settings, recipient.unsubscribeToken),
+    ...envelopeSender(settings, mail, recipient.subscriberId),
   };
 }

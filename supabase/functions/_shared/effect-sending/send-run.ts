@@ -160,6 +160,7 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
         effectMail(settings, edition, {
           to: delivery.recipient,
           unsubscribeToken: delivery.unsubscribeToken,
+          subscriberId: delivery.subscriberId,
         });
       const fail = (delivery: ClaimedDelivery, error: unknown) => {
         const failure = classifySendError(error);

@@ -82,10 +82,16 @@ export function createWelcome(deps: WelcomeDeps): WelcomeDelivery {
         );
         return;
       }
-      const mail = effectMail(settings, claimed.edition, {
-        to: claimed.delivery.recipient,
-        unsubscribeToken: claimed.delivery.unsubscribeToken,
-      });
+      const mail = effectMail(
+        settings,
+        claimed.edition,
+        {
+          to: claimed.delivery.recipient,
+          unsubscribeToken: claimed.delivery.unsubscribeToken,
+          subscriberId: job.subscriberId,
+        },
+        "welcome",
+      );
       try {
         await mailer.send({
           ...mail,

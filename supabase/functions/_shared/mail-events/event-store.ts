@@ -2,6 +2,8 @@
  * What a mail event does to the list, in one transaction per event:
  *
  * - the event is recorded under its provider's id first; an id seen before changes nothing;
+ * - it is for the subscriber a returned mail's proof names (`subscriberId`, `report-trust.ts`), else
+ *   for the address the provider's signed event names;
  * - a permanent bounce suppresses the address at once (`undeliverable_at`, the same mark an SMTP
  *   5xx leaves): no Effect, welcome or reminder goes to it, and its queued mail is abandoned. Only a
  *   new signup confirmed by a click on its link lifts it (subscriber-store.ts, `confirm`);
@@ -84,8 +86,8 @@ export function createMailEventStore(db: SqlExecutor) {
           `select id, status,
              ${SUPPRESSED} as suppressed,
              soft_bounce_days, to_char(last_soft_bounce_day, 'YYYY-MM-DD') as last_soft_bounce_day
-           from subscribers where lower(email) = lower($1) for update`,
-          [event.recipient],
+           from subscribers where ${event.subscriberId ? "id = $1" : "lower(email) = lower($1)"} for update`,
+          [event.subscriberId ?? event.recipient],
         );
         if (!subscriber) return "unknown_recipient";
         await tx.query(

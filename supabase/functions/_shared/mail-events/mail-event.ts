@@ -20,6 +20,8 @@ export interface MailEvent {
   id: string;
   kind: MailEventKind;
   recipient: string;
+  /** The subscriber a proof in the report names (`report-trust.ts`); without it, the recipient's address does. */
+  subscriberId?: string;
   occurredAt: Date;
   /** What the provider said, for the operator: `5.1.1 user unknown`, `abuse`. */
   detail: string;
@@ -30,6 +32,8 @@ export interface SourceReading {
   events: MailEvent[];
   /** e.g. `ignored:email.delivered`, `subscribed` (SNS), `bounce`. */
   outcome: string;
+  /** Why a request that was well signed changes nothing (`report-trust.ts`), for its answer and the log. */
+  ignored?: string;
 }
 
 /** How far a signed timestamp may be from this clock: replays older than this are refused. */

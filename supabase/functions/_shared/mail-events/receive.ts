@@ -1,7 +1,8 @@
 /**
  * The `mail-events` function: one route per source (`/mail-events/resend`, `/ses`, `/dsn`). A
  * request is checked by its source (signature, timestamp, bearer secret) before anything is
- * stored, then each event it carries is applied (`event-store.ts`). An unknown source is a 404; a
+ * stored, a returned mail also for the proof that it is about our own mail to one subscriber
+ * (`report-trust.ts`), then each event it carries is applied (`event-store.ts`). An unknown source is a 404; a
  * source whose secret is not set is a 503, so the provider keeps the events and retries them once
  * the owner has set it; a database that fails is a 503 too (`app.ts`), for the same reason. A
  * request that carries nothing to apply (an event type the list does not need, a mail that is no
@@ -15,6 +16,7 @@ import { type Logger, maskEmail } from "../logger.ts";
 import { checkBearer, readDsnEvent } from "./dsn.ts";
 import { createMailEventStore, type EventEffect } from "./event-store.ts";
 import { MAIL_EVENT_SOURCES, type MailEventSource, type SourceReading } from "./mail-event.ts";
+import { trustReport } from "./report-trust.ts";
 import { readResendEvent } from "./resend.ts";
 import { createSesSource, type Fetch } from "./ses.ts";
 
@@ -74,12 +76,21 @@ export function createMailEvents(deps: MailEventsDeps) {
       let reading: SourceReading;
       if (source === "resend")
         reading = await readResendEvent(request.headers, body, config.resendSecret as string, at);
-      else if (source === "ses") reading = await ses.read(body, config.sesTopicArns, at);
+      else if (source === "ses")
+        reading = await ses.read(body, config.sesTopicArns, at, config.snsAllowSignatureV1);
       else {
         checkBearer(request.headers, config.dsnSecret as string);
-        reading = await readDsnEvent(body, at);
+        // Only a report about our own mail counts, for the one subscriber it proves.
+        reading = await trustReport(
+          await readDsnEvent(body, at),
+          { body, rcpt: new URL(request.url).searchParams.get("rcpt") },
+          { db: deps.db, bounce: config.bounce },
+        );
       }
-      if (reading.events.length === 0)
+      const why =
+        reading.ignored ?? (reading.outcome.startsWith("ignored:") ? reading.outcome.slice(8) : null);
+      if (reading.ignored) log.warn(`mail-events/${source}: ignored: ${reading.ignored}`);
+      else if (reading.events.length === 0)
         log.info(`mail-events/${source}: nothing to apply (${reading.outcome})`);
       const effects: EventEffect[] = [];
       for (const event of reading.events) {
@@ -87,11 +98,10 @@ export function createMailEvents(deps: MailEventsDeps) {
         effects.push(effect);
         log.info(`mail-events/${source}: ${event.kind} for ${maskEmail(event.recipient)}: ${effect}`);
       }
-      const ignored = reading.outcome.startsWith("ignored:") ? { ignored: reading.outcome.slice(8) } : {};
       return {
         body: {
           received: reading.events.map((event, index) => ({ kind: event.kind, effect: effects[index] })),
-          ...ignored,
+          ...(why ? { ignored: why } : {}),
         },
         outcome: effects.length > 0 ? `${reading.events[0].kind}:${effects[0]}` : reading.outcome,
       };

@@ -1,8 +1,10 @@
 /**
  * Resend's webhooks (https://resend.com/docs/dashboard/webhooks/verify-webhooks-requests), signed
- * the Standard Webhooks way: `svix-signature` holds `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`
- * (several, space-separated, while a secret is rotated), keyed by the secret's base64 part after
- * `whsec_`. `email.bounced` and `email.complained` become events; any other type is acknowledged
+ * the Standard Webhooks way (https://www.standardwebhooks.com/): `webhook-signature` holds
+ * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` (several, space-separated, while a secret is
+ * rotated), keyed by the secret's base64 part after `whsec_`, with `webhook-id` and
+ * `webhook-timestamp`; Resend sends the same under Svix's names (`svix-id`, `svix-timestamp`,
+ * `svix-signature`), and either set is read. `email.bounced` and `email.complained` become events; any other type is acknowledged
  * and ignored, so the dashboard shows no failures for events the list does not need.
  */
 import { parseJsonObject, Refusal } from "../http/answers.ts";
@@ -59,14 +61,16 @@ export async function readResendEvent(
   secret: string,
   now: Date,
 ): Promise<SourceReading> {
-  const id = headers.get("svix-id");
-  const timestamp = headers.get("svix-timestamp");
-  const signatures = headers.get("svix-signature");
+  // Standard Webhooks' names, or Svix's (what Resend sends today): the three from one set.
+  const prefix = headers.has("webhook-signature") ? "webhook" : "svix";
+  const id = headers.get(`${prefix}-id`);
+  const timestamp = headers.get(`${prefix}-timestamp`);
+  const signatures = headers.get(`${prefix}-signature`);
   if (!id || !timestamp || !signatures)
     throw new Refusal(
       401,
       "invalid_signature",
-      "The event is not signed: svix-id, svix-timestamp and svix-signature are required.",
+      "The event is not signed: webhook-id, webhook-timestamp and webhook-signature (or svix-id, svix-timestamp and svix-signature) are required.",
       {
         outcome: "unsigned",
       },

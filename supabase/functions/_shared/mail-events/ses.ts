@@ -2,9 +2,11 @@
  * Amazon SES notifications, delivered by SNS (https://docs.aws.amazon.com/sns/latest/dg/sns-verify-signature-of-message.html).
  * Every message is checked before anything is read from it: its topic must be one of
  * SES_TOPIC_ARN (anyone can make an SNS topic, and SNS signs their messages too), its signature
- * must verify with the certificate at its SigningCertURL, fetched only from an
- * `https://sns.<region>.amazonaws.com/….pem` address and cached, and its timestamp must be within
- * 5 minutes. A `SubscriptionConfirmation` is confirmed by fetching its SubscribeURL (same host
+ * must verify with the certificate at its SigningCertURL, fetched only from
+ * `https://sns.<the topic's region>.amazonaws.com/….pem` (`.amazonaws.com.cn` in China) and cached,
+ * and its timestamp must be within 5 minutes. The signature is SignatureVersion 2 (SHA256); SHA1's
+ * version 1 only with SNS_ALLOW_SIGNATURE_V1=1. A signature that is not base64 of the key's length
+ * is refused like a wrong one (401). A `SubscriptionConfirmation` is confirmed by fetching its SubscribeURL (same host
  * rule); a `Notification` carries SES's `Bounce` (Permanent, Transient, Undetermined) or
  * `Complaint`. The fetch is injectable, so the tests serve a certificate they made.
  */
@@ -14,7 +16,14 @@ import { type MailEvent, SIGNATURE_TOLERANCE_SECONDS, type SourceReading } from 
 
 export type Fetch = (url: string) => Promise<Response>;
 
-const SNS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
+/** The region of a topic ARN (`arn:aws:sns:eu-west-1:…`, `arn:aws-cn:sns:cn-north-1:…`). */
+const topicRegion = (arn: string): string | null =>
+  /^arn:aws[a-z-]*:sns:([a-z0-9-]+):/.exec(arn)?.[1] ?? null;
+
+/** SNS's own host in the topic's region: `sns.eu-west-1.amazonaws.com`, `.amazonaws.com.cn` in China. */
+export const snsHost = (region: string): string =>
+  `sns.${region}.amazonaws.com${region.startsWith("cn-") ? ".cn" : ""}`;
+
 const FIELDS: Record<string, string[]> = {
   Notification: ["Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type"],
   SubscriptionConfirmation: [
@@ -29,14 +38,24 @@ const FIELDS: Record<string, string[]> = {
   UnsubscribeConfirmation: ["Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"],
 };
 
-/** An https URL on SNS's own hosts, or null. */
-function snsUrl(value: unknown, pem: boolean): URL | null {
+/** An https URL on SNS's host in `region` (nothing else: not `sns.s3.amazonaws.com`), or null. */
+function snsUrl(value: unknown, region: string, pem: boolean): URL | null {
   if (typeof value !== "string") return null;
   try {
     const url = new URL(value);
-    if (url.protocol !== "https:" || !SNS_HOST.test(url.hostname) || url.port !== "") return null;
+    if (url.protocol !== "https:" || url.hostname !== snsHost(region) || url.port !== "") return null;
     if (pem && !url.pathname.endsWith(".pem")) return null;
     return url;
+  } catch {
+    return null;
+  }
+}
+
+/** Strict base64, or null: a signature that is not one is refused like a wrong one. */
+function base64Bytes(value: string): Uint8Array | null {
+  if (value.length === 0 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
+  try {
+    return Uint8Array.from(atob(value), (char) => char.charCodeAt(0));
   } catch {
     return null;
   }
@@ -51,7 +70,13 @@ export function snsStringToSign(message: Record<string, unknown>): string {
 }
 
 export interface SesSource {
-  read(body: Uint8Array, topics: readonly string[], now: Date): Promise<SourceReading>;
+  /** `allowSignatureV1`: SNS_ALLOW_SIGNATURE_V1, SHA1 signatures accepted too. */
+  read(
+    body: Uint8Array,
+    topics: readonly string[],
+    now: Date,
+    allowSignatureV1?: boolean,
+  ): Promise<SourceReading>;
 }
 
 /** SNS's certificates, cached by URL for the life of the instance. */
@@ -72,21 +97,37 @@ export function createSesSource(fetchUrl: Fetch): SesSource {
     return loading;
   }
 
-  async function checkSignature(message: Record<string, unknown>): Promise<void> {
-    const certificateUrl = snsUrl(message.SigningCertURL, true);
+  async function checkSignature(
+    message: Record<string, unknown>,
+    region: string,
+    allowV1: boolean,
+  ): Promise<void> {
+    const certificateUrl = snsUrl(message.SigningCertURL, region, true);
     if (!certificateUrl)
       throw new Refusal(
         401,
         "invalid_signature",
-        "SigningCertURL is not an https://sns.<region>.amazonaws.com/….pem address.",
+        `SigningCertURL is not an https://${snsHost(region)}/….pem address (the topic's region).`,
       );
     const algorithm =
-      message.SignatureVersion === "2" ? "sha256" : message.SignatureVersion === "1" ? "sha1" : null;
-    if (!algorithm || typeof message.Signature !== "string")
+      message.SignatureVersion === "2"
+        ? "sha256"
+        : message.SignatureVersion === "1" && allowV1
+          ? "sha1"
+          : null;
+    if (message.SignatureVersion === "1" && !allowV1)
       throw new Refusal(
         401,
         "invalid_signature",
-        "The message has no SNS signature (SignatureVersion 1 or 2).",
+        "The message is signed with SHA1 (SignatureVersion 1): set the topic's SignatureVersion to 2, or SNS_ALLOW_SIGNATURE_V1=1.",
+        { outcome: "signature_v1" },
+      );
+    const signature = typeof message.Signature === "string" ? base64Bytes(message.Signature) : null;
+    if (!algorithm || !signature)
+      throw new Refusal(
+        401,
+        "invalid_signature",
+        "The message has no SNS signature (SignatureVersion 2, base64).",
       );
     let key: KeyObject;
     try {
@@ -103,14 +144,21 @@ export function createSesSource(fetchUrl: Fetch): SesSource {
         },
       );
     }
-    const signed = new TextEncoder().encode(snsStringToSign(message));
-    const signature = Uint8Array.from(atob(message.Signature), (char) => char.charCodeAt(0));
-    if (!verify(algorithm, signed, key, signature))
+    const modulusBits = key.asymmetricKeyDetails?.modulusLength;
+    let verified = false;
+    if (modulusBits === undefined || signature.length === Math.ceil(modulusBits / 8)) {
+      try {
+        verified = verify(algorithm, new TextEncoder().encode(snsStringToSign(message)), key, signature);
+      } catch {
+        verified = false;
+      }
+    }
+    if (!verified)
       throw new Refusal(401, "invalid_signature", "The message's SNS signature does not verify.");
   }
 
   return {
-    async read(body, topics, now) {
+    async read(body, topics, now, allowSignatureV1 = false) {
       const message = parseJsonObject(body);
       const type = String(message.Type ?? "");
       if (!(type in FIELDS)) throw new Refusal(400, "invalid_event", `Not an SNS message type: "${type}".`);
@@ -131,17 +179,18 @@ export function createSesSource(fetchUrl: Fetch): SesSource {
           "stale_event",
           "The message's timestamp is more than 5 minutes from now: refused as a replay.",
         );
-      await checkSignature(message);
+      const region = topicRegion(message.TopicArn) as string;
+      await checkSignature(message, region, allowSignatureV1);
 
       if (type === "UnsubscribeConfirmation")
         return { events: [], outcome: "ignored:unsubscribe_confirmation" };
       if (type === "SubscriptionConfirmation") {
-        const subscribe = snsUrl(message.SubscribeURL, false);
+        const subscribe = snsUrl(message.SubscribeURL, region, false);
         if (!subscribe)
           throw new Refusal(
             400,
             "invalid_event",
-            "SubscribeURL is not an https://sns.<region>.amazonaws.com address.",
+            `SubscribeURL is not an https://${snsHost(region)} address.`,
           );
         const answer = await fetchUrl(subscribe.href).catch((error: unknown) => {
           throw new Refusal(

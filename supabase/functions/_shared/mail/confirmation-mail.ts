@@ -5,7 +5,13 @@
  * cannot be used to send someone else a message. The page links built here are the only ones.
  */
 import { escapeHtml } from "../contract/escape-html.ts";
-import { confirmPageUrl, listHeaders, type MailSettings, unsubscribePageUrl } from "./list-headers.ts";
+import {
+  confirmPageUrl,
+  envelopeSender,
+  listHeaders,
+  type MailSettings,
+  unsubscribePageUrl,
+} from "./list-headers.ts";
 import type { MailMessage } from "./mailer.ts";
 
 export interface ConfirmationMailInput {
@@ -15,6 +21,8 @@ export interface ConfirmationMailInput {
   expiresAt: Date;
   /** The signup's one reminder, a day after the first mail went unanswered. */
   reminder?: boolean;
+  /** Whose mail it is: with BOUNCE_ADDRESS set, its envelope sender names them (VERP). */
+  subscriberId?: string;
 }
 
 /** "Mon, 23 Nov 2026 19:13:15 GMT": unambiguous for every reader, whatever their time zone. */
@@ -85,6 +93,7 @@ export function confirmationMail(settings: MailSettings, input: ConfirmationMail
     text,
     html,
     headers: listHeaders(settings, input.unsubscribeToken),
+    ...envelopeSender(settings, input.reminder ? "reminder" : "confirmation", input.subscriberId),
     preview: `confirm: ${confirm}`,
   };
 }

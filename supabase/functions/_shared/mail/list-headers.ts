@@ -6,6 +6,7 @@
  */
 import type { Config } from "../config.ts";
 import type { SenderIdentity } from "../contract/published.ts";
+import { bounceAddress, type BounceMailKind, type BounceSettings } from "./bounce-token.ts";
 
 export interface MailSettings {
   siteUrl: string;
@@ -15,6 +16,8 @@ export interface MailSettings {
   brandName: string;
   /** `Effect of the Day <effect-of-the-day.thepurposeeffect.example>` */
   listId: string;
+  /** `BOUNCE_ADDRESS` and its key: each mail to a subscriber gets its own envelope sender (VERP). */
+  bounce?: BounceSettings | null;
 }
 
 const slug = (text: string): string =>
@@ -25,7 +28,7 @@ const slug = (text: string): string =>
 
 /** The settings every mail is built from: MAIL_FROM, else the newsletter's name at the site's host. */
 export function mailSettings(
-  config: Pick<Config, "siteUrl" | "functionsUrl" | "mailFrom">,
+  config: Pick<Config, "siteUrl" | "functionsUrl" | "mailFrom"> & Partial<Pick<Config, "bounce">>,
   identity: SenderIdentity,
 ): MailSettings {
   const host = new URL(config.siteUrl).hostname;
@@ -39,6 +42,7 @@ export function mailSettings(
     newsletterName,
     brandName,
     listId: `${newsletterName} <${slug(newsletterName)}.${host}>`,
+    bounce: config.bounce ?? null,
   };
 }
 
@@ -61,3 +65,16 @@ export const listHeaders = (
   "List-Unsubscribe": `<${oneClickUnsubscribeUrl(settings, unsubscribeToken)}>`,
   "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 });
+
+/**
+ * The envelope sender of one mail to one subscriber: `bounces+<token>@…` when BOUNCE_ADDRESS is
+ * set (`bounce-token.ts`), else none (the transport uses the From address).
+ */
+export const envelopeSender = (
+  settings: Pick<MailSettings, "bounce">,
+  mail: BounceMailKind,
+  subscriberId: string | undefined,
+): { envelopeFrom?: string } =>
+  settings.bounce && subscriberId
+    ? { envelopeFrom: bounceAddress(settings.bounce, { mail, subscriberId }) }
+    : {};

@@ -14,6 +14,13 @@ export interface MailMessage {
   html: string;
   headers: Record<string, string>;
   /**
+   * The envelope sender (SMTP `MAIL FROM`, the delivered mail's `Return-Path`), where the
+   * recipient's server returns the mail: `bounces+<token>@mail.example` for a subscriber's mail
+   * when BOUNCE_ADDRESS is set (`bounce-token.ts`). Unset: the From address. Only SMTP and the
+   * outbox use it; an HTTP API (Resend, SES) sets its own and names the recipient in its signed events.
+   */
+  envelopeFrom?: string;
+  /**
    * One line a transport that does not deliver (the outbox, the log) prints so a developer can
    * act on the mail without opening it, e.g. `confirm: https://...`. Never printed by SMTP.
    */

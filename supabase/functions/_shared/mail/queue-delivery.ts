@@ -88,6 +88,7 @@ export function createQueueDelivery(deps: QueueDeliveryDeps) {
       unsubscribeToken: payload.unsubscribeToken,
       expiresAt,
       reminder: job.kind === "reminder",
+      subscriberId: job.subscriberId,
     });
     try {
       // A confirmation's links are fixed when it is queued, so every attempt is the same mail; a

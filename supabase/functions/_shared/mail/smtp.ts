@@ -3,6 +3,9 @@
  * `smtps://user:pass@host:465` (implicit TLS, the only option on Supabase, which blocks 25 and
  * 587). Query parameters in the URL are nodemailer options, e.g. `?tls.rejectUnauthorized=false`.
  *
+ * A subscriber's mail carries its own envelope sender (`envelopeFrom`, `bounce-token.ts`): the
+ * `MAIL FROM` the recipient's server returns it to.
+ *
  * `pooled`: one nodemailer pool, so the Effect's list of thousands reuses a few connections
  * instead of opening one per mail. Its pace is set by the sender's one global rate, not by
  * nodemailer's per-connection limits.
@@ -50,7 +53,11 @@ export function createSmtpMailer(smtpUrl: string, options: SmtpOptions = {}): Ma
   return {
     description: `SMTP ${url.hostname}:${port}${url.protocol === "smtps:" ? " (TLS)" : ""}${pooled ? `, ${pooled.maxConnections} connections` : ""}`,
     async send(message: MailMessage): Promise<void> {
-      await transport.sendMail(nodemailerFields(message));
+      await transport.sendMail({
+        ...nodemailerFields(message),
+        // VERP: the recipient's server returns the mail to the address that names this mail.
+        ...(message.envelopeFrom ? { envelope: { from: message.envelopeFrom, to: message.to } } : {}),
+      });
     },
     async close(): Promise<void> {
       transport.close();
