@@ -257,7 +257,7 @@ export const VARIABLES = [
     name: "CONFIRMATION_MAILS_PER_DAY",
     group: "The newsletter functions (the local stack and Supabase)",
     readers: STACK_AND_FUNCTIONS,
-    description: "Confirmation mails to one mailbox per UTC day.",
+    description: "Confirmation mails, their reminders included, to one mailbox per UTC day.",
     default: "3",
     number: { min: 1 },
   },
@@ -265,7 +265,8 @@ export const VARIABLES = [
     name: "CONFIRMATION_MAILS_PER_CLIENT_PER_DAY",
     group: "The newsletter functions (the local stack and Supabase)",
     readers: STACK_AND_FUNCTIONS,
-    description: "Confirmation mails that the signups from one client address may cause per UTC day.",
+    description:
+      "Confirmation mails, their reminders included, that the signups from one client address may cause per UTC day.",
     default: "30",
     number: { min: 1 },
   },
