@@ -14,6 +14,7 @@ export type Reader =
   | "send-effect"
   | "npm run effect"
   | "npm run cms"
+  | "npm run doctor"
   | "checks"
   | "tests"
   | "benchmarks";
@@ -230,6 +231,22 @@ export const VARIABLES = [
     unset: "\"<the newsletter's name> <newsletter@SITE_URL's host>\"",
   },
   {
+    name: "DKIM_SELECTOR",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: ["npm run doctor"],
+    description:
+      "The DKIM selector(s) your mail is signed with, comma-separated, for npm run doctor to check that each is published at SELECTOR._domainkey.<sending domain> (with SES: the three Easy DKIM tokens).",
+    unset: "Resend's `resend`; with SMTP or SES, npm run doctor says what to check",
+  },
+  {
+    name: "DOCTOR_DNS_SERVERS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: ["npm run doctor", "tests"],
+    description:
+      "The DNS servers npm run doctor asks, comma-separated (1.1.1.1 or 127.0.0.1:5353), e.g. to see a change before the local cache does.",
+    unset: "the system's resolvers",
+  },
+  {
     name: "RATE_LIMIT_PER_MINUTE",
     group: "The newsletter functions (the local stack and Supabase)",
     readers: STACK_AND_FUNCTIONS,
@@ -361,6 +378,15 @@ export const VARIABLES = [
       "The bearer secret (32 characters or more) an inbound-mail route sends with the bounce and complaint mails it posts to mail-events/dsn.",
     unset: "mail-events/dsn answers 503",
     secret: true,
+  },
+  {
+    name: "BOUNCE_ADDRESS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description:
+      "The mailbox returned mail comes back to (bounces@mail.example), whose inbound route posts it to mail-events/dsn. Every mail to a subscriber over SMTP is sent from bounces+<token>@mail.example (VERP), the token signed with DSN_WEBHOOK_SECRET, and mail-events/dsn acts only on a report carrying a valid one. Needs DSN_WEBHOOK_SECRET; at most 19 characters before the @.",
+    unset:
+      "the envelope sender is MAIL_FROM, and mail-events/dsn acts only on complaints whose reported mail carries its List-Unsubscribe token",
   },
   {
     name: "SEND_AT",
