@@ -178,6 +178,20 @@ forEachBackend("welcome and reminder on %s", (backend, serverUrl) => {
       expect(mailbox()).toHaveLength(4);
     });
 
+    it("is counted once when a mailbox's addresses sign up at the same moment", async () => {
+      const tags = ["b+1@tags.example", "b+2@tags.example", "b+3@tags.example"];
+      startOfNextUtcDay();
+      const answers = await Promise.all(tags.map((email) => stack.post("send-confirmation", { email })));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      await stack.drainMail();
+      stack.advance(25 * HOUR);
+      await stack.drainMail();
+      const mails = smtp.mails.filter((mail) => recipients(mail).some((address) => tags.includes(address)));
+      // The mailbox's cooldown lets one signup mail; that one is reminded, the others wait.
+      expect(mails.map(firstWord)).toEqual(["Confirm", "Reminder:"]);
+      expect(new Set(mails.map((mail) => recipients(mail)[0])).size).toBe(1);
+    });
+
     it("still comes to a single signup, beside its confirmation", async () => {
       startOfNextUtcDay();
       await signUp("single@tags.example");
