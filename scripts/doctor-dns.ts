@@ -96,6 +96,17 @@ async function checkSpf(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]>
         fix: "set SMTP_URL, RESEND_API_KEY or SES_REGION (docs/deploying.md)",
       },
     ];
+  // SES's envelope is its own amazonses.com unless the identity has a custom MAIL FROM domain,
+  // which only the SES console knows; BOUNCE_ADDRESS on it names it here.
+  if (transport.kind === "ses" && !setup.bounceAddress)
+    return [
+      {
+        level: "warn",
+        check,
+        text: "which MAIL FROM domain SES sends with is not known, so SPF was not checked (without a custom one, SPF passes for amazonses.com only and DMARC rests on DKIM)",
+        fix: `set a custom MAIL FROM domain in SES (e.g. mail.${setup.domain}: MX feedback-smtp.${transport.region}.amazonses.com, TXT "v=spf1 include:amazonses.com ~all") and BOUNCE_ADDRESS to an address on it`,
+      },
+    ];
   const smtpIps = transport.kind === "smtp" ? await dns.a(transport.host) : [];
   const wanted =
     transport.kind === "smtp"
@@ -145,12 +156,19 @@ async function checkSpf(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]>
           },
     );
   }
-  if (transport.kind === "resend" && !(await dns.mx(at)).some((host) => host.endsWith(".amazonses.com")))
+  // Resend and SES take the bounces of their envelope domain through Amazon SES's feedback MX.
+  if (
+    (transport.kind === "resend" || transport.kind === "ses") &&
+    !(await dns.mx(at)).some((host) => host.endsWith(".amazonses.com"))
+  )
     findings.push({
       level: "fail",
       check,
-      text: `no MX at ${at}: Resend needs it for the bounces of its envelope domain`,
-      fix: `add MX ${at} 10 feedback-smtp.<region>.amazonses.com, as Resend's domain page shows`,
+      text: `no MX at ${at}: ${describe(transport)} needs it for the bounces of its envelope domain`,
+      fix:
+        transport.kind === "ses"
+          ? `add MX ${at} 10 feedback-smtp.${transport.region}.amazonses.com`
+          : `add MX ${at} 10 feedback-smtp.<region>.amazonses.com, as Resend's domain page shows`,
     });
   return findings;
 }

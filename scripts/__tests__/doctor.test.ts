@@ -202,7 +202,15 @@ describe("npm run doctor", () => {
       SES_REGION: "eu-west-1",
       AWS_ACCESS_KEY_ID: "AKIAEXAMPLE",
       AWS_SECRET_ACCESS_KEY: "secret",
+      BOUNCE_ADDRESS: "",
     });
+    // Its envelope domain is not known either without BOUNCE_ADDRESS: what to set, not a failure.
+    expect(ses.line("SPF")).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        fix: expect.stringContaining("MX feedback-smtp.eu-west-1.amazonses.com"),
+      }),
+    ]);
     expect(ses.line("DKIM")).toEqual([
       expect.objectContaining({
         level: "warn",
@@ -211,10 +219,15 @@ describe("npm run doctor", () => {
     ]);
   });
 
-  it("follows SES's Easy DKIM CNAMEs to the key", async () => {
+  it("checks SES's custom MAIL FROM domain and follows its Easy DKIM CNAMEs to the key", async () => {
     const zone = readyZone();
     zone["tok1._domainkey.purpose.example"] = { CNAME: "tok1.dkim.amazonses.com" };
     zone["tok1.dkim.amazonses.com"] = { TXT: [`p=${KEY}`] };
+    // The custom MAIL FROM domain SES's console shows, which BOUNCE_ADDRESS is on.
+    zone["mail.purpose.example"] = {
+      TXT: ["v=spf1 include:amazonses.com ~all"],
+      MX: [{ exchange: "feedback-smtp.eu-west-1.amazonses.com", priority: 10 }],
+    };
     const result = await doctor(zone, {
       ...hostedEnv(),
       RESEND_API_KEY: undefined,
@@ -223,6 +236,12 @@ describe("npm run doctor", () => {
       AWS_SECRET_ACCESS_KEY: "secret",
       DKIM_SELECTOR: "tok1, tok2",
     });
+    expect(result.line("SPF")).toEqual([
+      expect.objectContaining({
+        level: "ok",
+        text: expect.stringMatching(/^mail\.purpose\.example: .* covers Amazon SES \(eu-west-1\)$/),
+      }),
+    ]);
     expect(result.line("DKIM")).toEqual([
       expect.objectContaining({
         level: "ok",
