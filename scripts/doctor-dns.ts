@@ -1,8 +1,8 @@
 /**
  * `npm run doctor`'s DNS checks: whether the sending domain publishes what receivers look up
  * before they accept bulk mail. SPF (RFC 7208) on the envelope's domain names the transport's
- * servers, DKIM's selectors hold a key (RFC 6376), DMARC (RFC 7489) has a policy, the bounce
- * address sits on the sending domain. Each finding says what to set. DNS is asked through
+ * servers, DKIM's selectors hold a key (RFC 6376), DMARC (RFC 7489) has a policy, an SMTP
+ * server's IP has forward-confirmed reverse DNS, the bounce address sits on the sending domain. Each finding says what to set. DNS is asked through
  * `node:dns/promises`' `Resolver`, at the servers given (tests point it at a stand-in).
  */
 import { Resolver } from "node:dns/promises";
@@ -56,6 +56,8 @@ export function dnsLookups(servers?: string[]) {
       (await ask(name, () => resolver.resolveMx(name)))?.map((mx) => mx.exchange.toLowerCase()) ?? [],
     a: async (name: string) =>
       isIP(name) ? [name] : ((await ask(name, () => resolver.resolve4(name))) ?? []),
+    /** The names an IP's PTR records give (reverse DNS). */
+    reverse: async (ip: string) => (await ask(ip, () => resolver.reverse(ip)))?.map(lower) ?? [],
   };
 }
 
@@ -287,6 +289,48 @@ function checkBounce(setup: DomainSetup): Finding[] {
   ];
 }
 
+/**
+ * An SMTP server's IPs need forward-confirmed reverse DNS (a PTR naming a host whose A record is
+ * the IP): Gmail refuses mail from an IP without it. The server SMTP_URL names may hand the mail
+ * to others (a provider's relay), so a gap is a warning; a host with no address blocks sending.
+ */
+async function checkReverseDns(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]> {
+  const { transport } = setup;
+  if (transport.kind !== "smtp") return [];
+  const check = "reverse DNS";
+  const ips = await dns.a(transport.host);
+  if (ips.length === 0)
+    return [
+      {
+        level: "fail",
+        check,
+        text: `SMTP_URL's host ${transport.host} has no IPv4 address in DNS`,
+        fix: "set SMTP_URL to the server your provider names",
+      },
+    ];
+  const findings: Finding[] = [];
+  for (const ip of ips) {
+    const names = await dns.reverse(ip);
+    let confirmed: string | undefined;
+    for (const name of names) if ((await dns.a(name)).includes(ip)) confirmed ??= name;
+    findings.push(
+      confirmed
+        ? {
+            level: "ok",
+            check,
+            text: `${ip} (${transport.host}) has PTR ${confirmed}, which resolves back to it`,
+          }
+        : {
+            level: "warn",
+            check,
+            text: `${ip} (${transport.host}) has ${names.length === 0 ? "no PTR record" : `PTR ${names.join(", ")}, which does not resolve back to it`}: Gmail refuses mail from such an IP`,
+            fix: `if this server delivers the mail itself, have whoever runs ${ip} set its PTR to ${transport.host} (and ${transport.host}'s A to ${ip})`,
+          },
+    );
+  }
+  return findings;
+}
+
 /** Every DNS finding for the sending domain; DNS that does not answer is a failure that says so. */
 export async function checkDomain(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]> {
   const guarded = async (check: string, run: () => Promise<Finding[]>): Promise<Finding[]> => {
@@ -301,6 +345,7 @@ export async function checkDomain(dns: DnsLookups, setup: DomainSetup): Promise<
     ...(await guarded("SPF", () => checkSpf(dns, setup))),
     ...(await guarded("DKIM", () => checkDkim(dns, setup))),
     ...(await guarded("DMARC", async () => [await checkDmarc(dns, setup.domain)])),
+    ...(await guarded("reverse DNS", () => checkReverseDns(dns, setup))),
     ...checkBounce(setup),
   ];
 }

@@ -27,6 +27,7 @@ const readyZone = (): Zone => ({
   "resend._domainkey.purpose.example": { TXT: [`p=${KEY}`] },
   "_dmarc.purpose.example": { TXT: ["v=DMARC1; p=quarantine; rua=mailto:dmarc@purpose.example"] },
   "smtp.mailhost.example": { A: ["198.51.100.7"] },
+  "7.100.51.198.in-addr.arpa": { PTR: ["smtp.mailhost.example"] },
   "s1._domainkey.purpose.example": { TXT: [`v=DKIM1; k=rsa; p=${KEY}`] },
 });
 
@@ -144,7 +145,26 @@ describe("npm run doctor", () => {
         text: `s1._domainkey.purpose.example holds a key (${KEY.length} characters)`,
       },
     ]);
+    expect(fixed.line("reverse DNS")).toEqual([
+      {
+        level: "ok",
+        check: "reverse DNS",
+        text: "198.51.100.7 (smtp.mailhost.example) has PTR smtp.mailhost.example, which resolves back to it",
+      },
+    ]);
     expect(fixed.exitCode).toBe(0);
+    await dns?.stop();
+
+    // An IP whose PTR names a host that does not lead back to it: a warning with what to ask for.
+    zone["7.100.51.198.in-addr.arpa"] = { PTR: ["static-198-51-100-7.isp.example"] };
+    const unconfirmed = await doctor(zone, env);
+    expect(unconfirmed.line("reverse DNS")).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        text: "198.51.100.7 (smtp.mailhost.example) has PTR static-198-51-100-7.isp.example, which does not resolve back to it: Gmail refuses mail from such an IP",
+      }),
+    ]);
+    expect(unconfirmed.exitCode).toBe(0);
   });
 
   it("warns about DMARC p=none without blocking", async () => {

@@ -1,5 +1,5 @@
 /**
- * A stand-in for DNS on the internet: a UDP server on 127.0.0.1 answering A, TXT, CNAME and MX
+ * A stand-in for DNS on the internet: a UDP server on 127.0.0.1 answering A, TXT, CNAME, MX and PTR
  * from a table, as a recursive resolver would (packets by `dns-packet`). It keeps DNS's rules: a
  * TXT value longer than 255 characters goes out as several strings of at most 255 (the reader
  * joins them), a CNAME is followed and its target's records answered with it, a name with no
@@ -15,6 +15,8 @@ export interface ZoneEntry {
   TXT?: string[];
   CNAME?: string;
   MX?: { exchange: string; priority: number }[];
+  /** At `<reversed IPv4>.in-addr.arpa`. */
+  PTR?: string[];
 }
 
 /** Names (without the trailing dot, any case) and their records. */
@@ -73,9 +75,12 @@ export async function startDnsStandIn(zone: Zone): Promise<DnsStandIn> {
             class: "IN",
             data: { exchange: mx.exchange, preference: mx.priority },
           });
+      else if (question.type === "PTR")
+        for (const target of entry?.PTR ?? [])
+          answers.push({ type: "PTR", name, ttl: TTL, class: "IN", data: target });
       else if (question.type === "CNAME" && entry?.CNAME)
         answers.push({ type: "CNAME", name, ttl: TTL, class: "IN", data: entry.CNAME });
-      else if (!["A", "TXT", "MX", "CNAME"].includes(question.type)) rcode = "NOTIMP";
+      else if (!["A", "TXT", "MX", "CNAME", "PTR"].includes(question.type)) rcode = "NOTIMP";
     }
     const reply = (withAnswers: dnsPacket.Answer[], truncated: boolean) =>
       dnsPacket.encode({
