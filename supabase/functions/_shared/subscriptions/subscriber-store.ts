@@ -3,8 +3,9 @@
  * `SqlExecutor` (the same SQL on PGlite, any PostgreSQL and Supabase), and the purge of addresses
  * that never confirmed. A signup's confirmation mails also count per mailbox
  * (`mailbox_mail_limits`), so `+tag` variants of one inbox share its cooldown and daily cap; the
- * signup's 24-hour reminder counts in the same caps (and one per mailbox per purge window). Decisions come from `lifecycle.ts`; this module reads the row
- * under a lock, asks, and writes the answer, with its mail job (`mail-queue.ts`) when one is due.
+ * signup's 24-hour reminder counts in the same caps (and one per mailbox per purge window).
+ * Decisions come from `lifecycle.ts`; this module reads the row under a lock, asks, and writes
+ * the answer, with its mail job (`mail-queue.ts`) when one is due.
  */
 import { utcDay } from "../contract/calendar-day.ts";
 import { mailboxKey } from "./email-address.ts";
