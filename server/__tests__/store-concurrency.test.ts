@@ -17,6 +17,7 @@ const limits = {
   resendCooldownSeconds: 60,
   confirmationMailsPerDay: 3,
   confirmationMailsPerClientPerDay: 1000,
+  purgePendingAfterDays: 7,
 };
 
 (postgresUrl ? describe : describe.skip)("a resend while the previous mail is being recorded as sent", () => {

@@ -2,7 +2,8 @@
  * The welcome mail and the one reminder, through the local stack on PGlite and on PostgreSQL with
  * a real SMTP server on loopback: a reader who confirms gets the latest Effect once, and the day's
  * send does not mail it to them again; an address still unconfirmed a day after its mail gets one
- * reminder with a fresh link, never a second, and the purge then takes it as before.
+ * reminder with a fresh link, never a second, and the purge then takes it as before; the reminder
+ * counts in the mailbox's daily cap and one mailbox gets one reminder per purge window.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -127,6 +128,76 @@ forEachBackend("welcome and reminder on %s", (backend, serverUrl) => {
       const emails = (await stack.server.backend.admin.list()).map((row) => row.email);
       expect(emails).not.toContain("silent@example.com");
       expect(emails).toContain("prompt@example.com");
+    });
+  });
+
+  describe("the reminder within the caps", () => {
+    const firstWord = (mail: ParsedMail) => (mail.subject ?? "").split(" ")[0];
+    /** Just after the next UTC midnight, so the day's caps are counted on one day. */
+    const startOfNextUtcDay = () => {
+      const ms = stack.now().getTime();
+      stack.advance((86_400_000 - (ms % 86_400_000)) / 1000 + 60);
+    };
+
+    it("counts in the mailbox's daily cap: a+1@, a+2@ and a+3@ get three mails between them, one a reminder", async () => {
+      const tags = ["a+1@tags.example", "a+2@tags.example", "a+3@tags.example", "A+4@tags.example"];
+      const mailbox = () =>
+        smtp.mails
+          .filter((mail) => recipients(mail).some((address) => tags.includes(address)))
+          .map((mail) => [recipients(mail)[0], firstWord(mail)]);
+      startOfNextUtcDay();
+      for (const address of tags.slice(0, 3)) {
+        await signUp(address); // each after the mailbox's cooldown
+        stack.advance(61);
+      }
+      stack.advance(25 * HOUR);
+      await stack.drainMail();
+      // CONFIRMATION_MAILS_PER_DAY is 3: two confirmations and the first signup's reminder.
+      expect(mailbox()).toEqual([
+        ["a+1@tags.example", "Confirm"],
+        ["a+2@tags.example", "Confirm"],
+        ["a+1@tags.example", "Reminder:"],
+      ]);
+
+      // A new day, a new confirmation, but no second reminder while the first one's signups may be pending.
+      await signUp(tags[3]);
+      stack.advance(25 * HOUR);
+      await stack.drainMail();
+      expect(mailbox().slice(3)).toEqual([["A+4@tags.example", "Confirm"]]);
+
+      // Nothing else broke: each stays pending, and the purge takes them as any unconfirmed signup.
+      const listed = async () =>
+        (await stack.server.backend.admin.list())
+          .filter((row) => tags.includes(row.email))
+          .map((row) => [row.email, row.status]);
+      expect(await listed()).toEqual(expect.arrayContaining(tags.map((address) => [address, "pending"])));
+      stack.advance(8 * 24 * HOUR);
+      await stack.drainMail();
+      await stack.server.backend.purge();
+      expect(await listed()).toEqual([]);
+      expect(mailbox()).toHaveLength(4);
+    });
+
+    it("is counted once when a mailbox's addresses sign up at the same moment", async () => {
+      const tags = ["b+1@tags.example", "b+2@tags.example", "b+3@tags.example"];
+      startOfNextUtcDay();
+      const answers = await Promise.all(tags.map((email) => stack.post("send-confirmation", { email })));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      await stack.drainMail();
+      stack.advance(25 * HOUR);
+      await stack.drainMail();
+      const mails = smtp.mails.filter((mail) => recipients(mail).some((address) => tags.includes(address)));
+      // The mailbox's cooldown lets one signup mail; that one is reminded, the others wait.
+      expect(mails.map(firstWord)).toEqual(["Confirm", "Reminder:"]);
+      expect(new Set(mails.map((mail) => recipients(mail)[0])).size).toBe(1);
+    });
+
+    it("still comes to a single signup, beside its confirmation", async () => {
+      startOfNextUtcDay();
+      await signUp("single@tags.example");
+      stack.advance(25 * HOUR);
+      await stack.drainMail();
+      expect(mailsTo("single@tags.example").map(firstWord)).toEqual(["Confirm", "Reminder:"]);
     });
   });
 

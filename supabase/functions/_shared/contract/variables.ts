@@ -14,6 +14,7 @@ export type Reader =
   | "send-effect"
   | "npm run effect"
   | "npm run cms"
+  | "npm run doctor"
   | "checks"
   | "tests"
   | "benchmarks";
@@ -230,6 +231,22 @@ export const VARIABLES = [
     unset: "\"<the newsletter's name> <newsletter@SITE_URL's host>\"",
   },
   {
+    name: "DKIM_SELECTOR",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: ["npm run doctor"],
+    description:
+      "The DKIM selector(s) your mail is signed with, comma-separated, for npm run doctor to check that each is published at SELECTOR._domainkey.<sending domain> (with SES: the three Easy DKIM tokens).",
+    unset: "Resend's `resend`; with SMTP or SES, npm run doctor says what to check",
+  },
+  {
+    name: "DOCTOR_DNS_SERVERS",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: ["npm run doctor", "tests"],
+    description:
+      "The DNS servers npm run doctor asks, comma-separated (1.1.1.1 or 127.0.0.1:5353), e.g. to see a change before the local cache does.",
+    unset: "the system's resolvers",
+  },
+  {
     name: "RATE_LIMIT_PER_MINUTE",
     group: "The newsletter functions (the local stack and Supabase)",
     readers: STACK_AND_FUNCTIONS,
@@ -257,7 +274,7 @@ export const VARIABLES = [
     name: "CONFIRMATION_MAILS_PER_DAY",
     group: "The newsletter functions (the local stack and Supabase)",
     readers: STACK_AND_FUNCTIONS,
-    description: "Confirmation mails to one mailbox per UTC day.",
+    description: "Confirmation mails, their reminders included, to one mailbox per UTC day.",
     default: "3",
     number: { min: 1 },
   },
@@ -265,7 +282,8 @@ export const VARIABLES = [
     name: "CONFIRMATION_MAILS_PER_CLIENT_PER_DAY",
     group: "The newsletter functions (the local stack and Supabase)",
     readers: STACK_AND_FUNCTIONS,
-    description: "Confirmation mails that the signups from one client address may cause per UTC day.",
+    description:
+      "Confirmation mails, their reminders included, that the signups from one client address may cause per UTC day.",
     default: "30",
     number: { min: 1 },
   },
@@ -364,7 +382,7 @@ export const VARIABLES = [
   {
     name: "BOUNCE_ADDRESS",
     group: "The newsletter functions (the local stack and Supabase)",
-    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect", "npm run doctor"],
     description:
       "The mailbox returned mail comes back to (bounces@mail.example), whose inbound route posts it to mail-events/dsn. Every mail to a subscriber over SMTP is sent from bounces+TOKEN@mail.example (VERP), the token signed with DSN_WEBHOOK_SECRET, and mail-events/dsn acts only on a report carrying a valid one. Needs DSN_WEBHOOK_SECRET; at most 19 characters before the @.",
     unset:

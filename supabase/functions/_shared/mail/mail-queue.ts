@@ -52,6 +52,24 @@ export async function enqueueConfirmation(
 }
 
 /**
+ * Whether the signup's reminder is still to come: `new` when this signup has none yet (it is
+ * then counted against the caps, `subscriber-store.ts`), `moved` when a resend supersedes the one
+ * it has (queued again from the new mail, not counted twice), `none` when it had its reminder or
+ * is not pending. Inside the caller's transaction, after the signup's row is written.
+ */
+export async function reminderDue(tx: SqlQueryable, subscriberId: string): Promise<"new" | "moved" | "none"> {
+  const [row] = await tx.query<{ wanted: boolean; counted: boolean }>(
+    `select s.status = 'pending' and (s.reminded_at is null or s.reminded_at < s.signed_up_at) as wanted,
+       exists (select 1 from mail_jobs j
+               where j.subscriber_id = s.id and j.kind = 'reminder' and j.created_at >= s.signed_up_at) as counted
+     from subscribers s where s.id = $1`,
+    [subscriberId],
+  );
+  if (!row?.wanted) return "none";
+  return row.counted ? "moved" : "new";
+}
+
+/**
  * Queues the signup's one reminder, due `REMINDER_AFTER_HOURS` after its mail, unless this signup
  * has had its reminder already (a resend does not earn a second). Inside the caller's transaction.
  */

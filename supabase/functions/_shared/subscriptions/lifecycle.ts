@@ -89,6 +89,30 @@ export function mailHeldBack(
   return null;
 }
 
+/** The mailbox's counts once the signup's confirmation is counted, and when it last had a reminder. */
+export interface MailboxReminderState extends Pick<SignupState, "mailDay" | "mailsOnDay"> {
+  reminderAt: Date | null;
+}
+
+/**
+ * Why the signup's reminder may not be queued, or null when it may. A reminder is a mail like the
+ * confirmation: it counts in the mailbox's mails of the day, and a mailbox gets one reminder while
+ * its signups may stay pending (`purgePendingAfterDays`), so `ann+1@` … `ann+3@` get one between them.
+ */
+export function reminderHeldBack(
+  mailbox: MailboxReminderState,
+  now: Date,
+  limits: Pick<MailLimits, "confirmationMailsPerDay"> & { purgePendingAfterDays: number },
+): "mailbox_reminded" | "mailbox_daily_cap" | null {
+  if (
+    mailbox.reminderAt !== null &&
+    now.getTime() - mailbox.reminderAt.getTime() < limits.purgePendingAfterDays * 86_400_000
+  )
+    return "mailbox_reminded";
+  if (mailsToday(mailbox, now) >= limits.confirmationMailsPerDay) return "mailbox_daily_cap";
+  return null;
+}
+
 export type ConfirmDecision = "confirm" | "already_confirmed" | "expired";
 
 /**

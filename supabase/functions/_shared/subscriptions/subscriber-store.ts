@@ -2,8 +2,10 @@
  * Subscriptions: a signup, a confirmation and an unsubscribe, each in one transaction over
  * `SqlExecutor` (the same SQL on PGlite, any PostgreSQL and Supabase), and the purge of addresses
  * that never confirmed. A signup's confirmation mails also count per mailbox
- * (`mailbox_mail_limits`), so `+tag` variants of one inbox share its cooldown and daily cap. Decisions come from `lifecycle.ts`; this module reads the row
- * under a lock, asks, and writes the answer, with its mail job (`mail-queue.ts`) when one is due.
+ * (`mailbox_mail_limits`), so `+tag` variants of one inbox share its cooldown and daily cap; the
+ * signup's 24-hour reminder counts in the same caps (and one per mailbox per purge window).
+ * Decisions come from `lifecycle.ts`; this module reads the row under a lock, asks, and writes
+ * the answer, with its mail job (`mail-queue.ts`) when one is due.
  */
 import { utcDay } from "../contract/calendar-day.ts";
 import { mailboxKey } from "./email-address.ts";
@@ -12,17 +14,20 @@ import {
   enqueueConfirmation,
   enqueueReminder,
   enqueueWelcome,
+  reminderDue,
   supersedeQueued,
 } from "../mail/mail-queue.ts";
 import { countClientMail } from "./rate-limit.ts";
-import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
+import { type SqlExecutor, type SqlQueryable, toDate } from "../db/sql-executor.ts";
 import {
   decideConfirm,
   decideSignup,
   decideUnsubscribe,
   mailHeldBack,
+  reminderHeldBack,
   type MailHistory,
   mailsToday,
+  type MailboxReminderState,
   type MailLimits,
   type SignupDecision,
   type SignupState,
@@ -32,6 +37,8 @@ import { newToken, sha256Hex } from "./tokens.ts";
 
 export interface SignupLimits extends MailLimits {
   confirmationMailsPerClientPerDay: number;
+  /** A mailbox gets one reminder in this many days (the purge window of pending signups). */
+  purgePendingAfterDays: number;
 }
 
 export interface SignupInput {
@@ -48,6 +55,11 @@ export interface SignupResult {
   decision: SignupDecision;
   /** Set when a confirmation mail job was written with the signup. */
   mailJobId: string | null;
+  /**
+   * The signup's reminder: `queued` (counted in the caps), `moved` (a resend's, counted before),
+   * `none` (no reminder due, or no mail at all), or the cap that held it back (not queued).
+   */
+  reminder: "queued" | "moved" | "none" | "mailbox_reminded" | "mailbox_daily_cap" | "client_daily_cap";
 }
 
 export type ConfirmResult = "confirmed" | "already_confirmed" | "expired" | "unknown";
@@ -79,6 +91,48 @@ const payloadOf = (tokens: NewTokens): ConfirmationPayload => ({
   expiresAt: tokens.expiresAt.toISOString(),
 });
 
+/**
+ * The signup's one reminder, within the caps a confirmation mail obeys: a new one is counted in
+ * the mailbox's mails of the day and the client's, and a mailbox gets one per purge window; one a
+ * cap holds back is not queued (the signup stays pending, and is purged as any). A resend moves
+ * the reminder it already has without counting it again. Inside the signup's transaction, with
+ * the mailbox's row locked.
+ */
+async function queueReminder(
+  tx: SqlQueryable,
+  input: {
+    subscriberId: string;
+    email: string;
+    mailboxHash: string;
+    mailbox: MailboxReminderState;
+    clientKey: string | null;
+    now: Date;
+    limits: SignupLimits;
+  },
+): Promise<SignupResult["reminder"]> {
+  const { subscriberId, email, now, limits } = input;
+  const due = await reminderDue(tx, subscriberId);
+  if (due === "none") return "none";
+  if (due === "moved") {
+    await enqueueReminder(tx, subscriberId, email, now);
+    return "moved";
+  }
+  const held = reminderHeldBack(input.mailbox, now, limits);
+  if (held) return held;
+  if (
+    input.clientKey &&
+    (await countClientMail(tx, input.clientKey, now)) > limits.confirmationMailsPerClientPerDay
+  )
+    return "client_daily_cap";
+  await tx.query(
+    `update mailbox_mail_limits set reminder_at = $2::timestamptz, mails_on_day = mails_on_day + 1
+     where mailbox_hash = $1`,
+    [input.mailboxHash, now.toISOString()],
+  );
+  await enqueueReminder(tx, subscriberId, email, now);
+  return "queued";
+}
+
 /** Refused mail (a bounce, an SMTP 5xx) since it last confirmed: nothing goes to it but a new confirmation link. */
 export const SUPPRESSED = `(undeliverable_at is not null and (confirmed_at is null or confirmed_at <= undeliverable_at))`;
 
@@ -105,8 +159,9 @@ export function createSubscriberStore(db: SqlExecutor) {
           last_mail_at: unknown;
           mail_day: string;
           mails_on_day: number;
+          reminder_at: unknown;
         }>(
-          `select last_mail_at, mail_day::text as mail_day, mails_on_day
+          `select last_mail_at, mail_day::text as mail_day, mails_on_day, reminder_at
            from mailbox_mail_limits where mailbox_hash = $1 for update`,
           [mailboxHash],
         );
@@ -177,7 +232,7 @@ export function createSubscriberStore(db: SqlExecutor) {
               [row.id, nowIso, consentSource],
             );
           }
-          return { decision, mailJobId: null };
+          return { decision, mailJobId: null, reminder: "none" };
         }
 
         await tx.query(
@@ -211,8 +266,21 @@ export function createSubscriberStore(db: SqlExecutor) {
         // Only the newest mail goes out: an older one still queued carries dead links.
         await supersedeQueued(tx, row.id);
         const mailJobId = await enqueueConfirmation(tx, row.id, row.email, payloadOf(tokens), now);
-        await enqueueReminder(tx, row.id, row.email, now);
-        return { decision, mailJobId };
+        const reminder = await queueReminder(tx, {
+          subscriberId: row.id,
+          email: row.email,
+          mailboxHash,
+          // The mailbox as it stands with this confirmation counted.
+          mailbox: {
+            mailDay: utcDay(now),
+            mailsOnDay: mailsToday(mailbox, now) + 1,
+            reminderAt: toDate(mailboxRow.reminder_at),
+          },
+          clientKey: input.clientKey ?? null,
+          now,
+          limits,
+        });
+        return { decision, mailJobId, reminder };
       });
     },
 
@@ -302,9 +370,12 @@ export function createSubscriberStore(db: SqlExecutor) {
            and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz`,
         [cutoff, now.toISOString()],
       );
-      await db.query(`delete from mailbox_mail_limits where last_mail_at < $1::timestamptz`, [
-        new Date(now.getTime() - 2 * 86_400_000).toISOString(),
-      ]);
+      // A mailbox's counters live two days; its reminder's date as long as its signups may be pending.
+      await db.query(
+        `delete from mailbox_mail_limits where last_mail_at < $1::timestamptz
+           and (reminder_at is null or reminder_at < $2::timestamptz)`,
+        [new Date(now.getTime() - 2 * 86_400_000).toISOString(), cutoff],
+      );
       return { subscribers: deleted.length };
     },
   };

@@ -2,6 +2,7 @@ import {
   decideConfirm,
   decideSignup,
   decideUnsubscribe,
+  reminderHeldBack,
   retryDelaySeconds,
   type SignupState,
 } from "../lifecycle.ts";
@@ -121,6 +122,32 @@ describe("a signup of a confirmed address whose mail bounced", () => {
         limits,
       ),
     ).toEqual({ status: "confirmed", sendMail: false, reason: "cooldown" });
+  });
+});
+
+describe("a signup's reminder", () => {
+  const reminderLimits = { confirmationMailsPerDay: 3, purgePendingAfterDays: 7 };
+  const mailbox = (mailsOnDay: number, reminderAt: Date | null) => ({
+    mailDay: "2026-11-22",
+    mailsOnDay,
+    reminderAt,
+  });
+
+  it("is queued while the mailbox's day has room and it had no reminder in the purge window", () => {
+    expect(reminderHeldBack(mailbox(1, null), now, reminderLimits)).toBeNull();
+    expect(reminderHeldBack(mailbox(2, secondsAgo(7 * 86_400)), now, reminderLimits)).toBeNull();
+  });
+
+  it("is held back by the mailbox's daily cap, counted with the confirmations", () => {
+    expect(reminderHeldBack(mailbox(3, null), now, reminderLimits)).toBe("mailbox_daily_cap");
+    // Yesterday's count is not today's.
+    expect(reminderHeldBack({ ...mailbox(3, null), mailDay: "2026-11-21" }, now, reminderLimits)).toBeNull();
+  });
+
+  it("is one per mailbox per purge window", () => {
+    expect(reminderHeldBack(mailbox(1, secondsAgo(6 * 86_400)), now, reminderLimits)).toBe(
+      "mailbox_reminded",
+    );
   });
 });
 

@@ -1,0 +1,193 @@
+/**
+ * `npm run doctor`: is the sending domain ready? It reads the settings as the functions would
+ * (the environment and `.env`), asks DNS for the domain's SPF, DKIM and DMARC (`doctor-dns.ts`),
+ * and builds each function's backend as Supabase would, reporting in words whatever
+ * `createBackend` would refuse. Prints one line per check (✓ ready, ! a warning, ✗ blocks
+ * sending) with what to set, and exits 1 when something blocks sending, else 0.
+ */
+import { type Env, readVariable } from "../supabase/functions/_shared/contract/variables.ts";
+import {
+  createBackend,
+  FUNCTIONS,
+  type PublishedSite,
+  type SqlExecutor,
+} from "../supabase/functions/_shared/hosts.ts";
+import { loadDotEnv } from "../server/local-env.ts";
+import { checkDomain, dnsLookups, type DomainSetup, type Finding, type Transport } from "./doctor-dns.ts";
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Nothing the checks build may touch: no database, no published site. */
+const untouchable = (what: string) => () => Promise.reject(new Error(`npm run doctor reads no ${what}`));
+const noDatabase: SqlExecutor = {
+  query: untouchable("database"),
+  exec: untouchable("database"),
+  transaction: untouchable("database"),
+  close: () => Promise.resolve(),
+};
+const noSite: PublishedSite = {
+  identity: untouchable("site"),
+  edition: untouchable("site"),
+  latestEdition: untouchable("site"),
+};
+
+/** Each function's backend built from `env`, as its Deno entry builds it: refusals and warnings, in words. */
+export async function checkSettings(env: Env): Promise<Finding[]> {
+  const check = "settings";
+  const findings: Finding[] = [];
+  if (!readVariable(env, "SUPABASE_URL")?.startsWith("https://"))
+    findings.push({
+      level: "warn",
+      check,
+      text: "SUPABASE_URL is not the project's https address, so the settings were checked as the local stack reads them",
+      fix: "run it with the functions' settings: SUPABASE_URL=https://<ref>.supabase.co and the secrets set there",
+    });
+  /** A refusal blocks sending when a function that sends mail would not start; else it is a warning. */
+  const refusals = new Map<string, string[]>();
+  const warnings = new Set<string>();
+  for (const entry of FUNCTIONS) {
+    try {
+      const backend = createBackend(env, {
+        db: noDatabase,
+        log: {
+          info() {},
+          warn: (message) => warnings.add(message),
+          error: (message) => warnings.add(message),
+        },
+        site: () => noSite,
+        features: [entry.feature],
+        senderName: () => "npm run doctor",
+      });
+      await backend.closeMail();
+    } catch (error) {
+      const message = errorText(error);
+      refusals.set(message, [...(refusals.get(message) ?? []), entry.name]);
+    }
+  }
+  const sends = new Set<string>(FUNCTIONS.filter((entry) => entry.sendsMail).map((entry) => entry.name));
+  for (const [message, names] of refusals)
+    findings.push({
+      level: names.some((name) => sends.has(name)) ? "fail" : "warn",
+      check,
+      text: `${names.join(", ")} would not start: ${message}`,
+    });
+  for (const message of warnings) findings.push({ level: "warn", check, text: message });
+  if (refusals.size === 0)
+    findings.push({
+      level: "ok",
+      check,
+      text: `all ${FUNCTIONS.length} functions start with these settings`,
+    });
+  return findings;
+}
+
+/** The transport `createMailer` would choose (the first set; two set is a settings failure). */
+function transportOf(env: Env): Transport {
+  const smtp = readVariable(env, "SMTP_URL");
+  if (smtp) {
+    try {
+      return { kind: "smtp", host: new URL(smtp).hostname.replace(/^\[|\]$/g, "") };
+    } catch {
+      return { kind: "none" };
+    }
+  }
+  if (readVariable(env, "RESEND_API_KEY")) return { kind: "resend" };
+  const region = readVariable(env, "SES_REGION");
+  return region ? { kind: "ses", region } : { kind: "none" };
+}
+
+/** The From address's domain, as the mail is built (`MAIL_FROM`, else the newsletter at SITE_URL's host). */
+function sendingDomain(env: Env): string | null {
+  const from = readVariable(env, "MAIL_FROM");
+  const address = from ? (/<([^>]+)>/.exec(from)?.[1] ?? from).trim() : null;
+  if (address)
+    return address.includes("@") ? address.slice(address.lastIndexOf("@") + 1).toLowerCase() : null;
+  const site = readVariable(env, "SITE_URL");
+  try {
+    const host = site ? new URL(site).hostname : "";
+    return host && host !== "localhost" && !/^[\d.]+$|:/.test(host) ? host : null;
+  } catch {
+    return null;
+  }
+}
+
+const MARKS = { ok: "✓", warn: "!", fail: "✗" } as const;
+
+export function formatReport(heading: string, findings: Finding[]): string {
+  const width = Math.max(...findings.map((finding) => finding.check.length));
+  const lines = findings.flatMap((finding) => [
+    `${MARKS[finding.level]} ${finding.check.padEnd(width)}  ${finding.text}`,
+    ...(finding.fix ? [`  ${" ".repeat(width)}  → ${finding.fix}`] : []),
+  ]);
+  const failures = findings.filter((finding) => finding.level === "fail").length;
+  const warnings = findings.filter((finding) => finding.level === "warn").length;
+  const verdict =
+    failures > 0
+      ? `Not ready: ${failures} ${failures === 1 ? "problem blocks" : "problems block"} sending.`
+      : `Ready to send${warnings > 0 ? ` (${warnings} ${warnings === 1 ? "warning" : "warnings"} to look at)` : ""}.`;
+  return `${heading}\n\n${lines.join("\n")}\n\n${verdict}\n`;
+}
+
+export interface DoctorResult {
+  findings: Finding[];
+  report: string;
+  /** 1 when something blocks sending. */
+  exitCode: 0 | 1;
+}
+
+export async function runDoctor(env: Env): Promise<DoctorResult> {
+  const servers = readVariable(env, "DOCTOR_DNS_SERVERS")
+    ?.split(",")
+    .map((server) => server.trim())
+    .filter(Boolean);
+  const findings: Finding[] = [];
+  const domain = sendingDomain(env);
+  const transport = transportOf(env);
+  if (!domain)
+    findings.push({
+      level: "fail",
+      check: "domain",
+      text: "no sending domain: MAIL_FROM is not set and SITE_URL is not a public address",
+      fix: 'set MAIL_FROM="Effect of the Day <newsletter@your-domain>"',
+    });
+  else {
+    const setup: DomainSetup = {
+      domain,
+      transport,
+      dkimSelectors: (readVariable(env, "DKIM_SELECTOR") ?? "")
+        .split(",")
+        .map((selector) => selector.trim())
+        .filter(Boolean),
+      bounceAddress: readVariable(env, "BOUNCE_ADDRESS"),
+    };
+    findings.push(...(await checkDomain(dnsLookups(servers), setup)));
+  }
+  findings.push(...(await checkSettings(env)));
+  const through =
+    transport.kind === "smtp"
+      ? `SMTP (${transport.host})`
+      : transport.kind === "none"
+        ? "no transport"
+        : transport.kind === "ses"
+          ? "Amazon SES"
+          : "Resend";
+  const report = formatReport(
+    `npm run doctor: mail from ${domain ?? "(no domain)"} through ${through}`,
+    findings,
+  );
+  return { findings, report, exitCode: findings.some((finding) => finding.level === "fail") ? 1 : 0 };
+}
+
+if (require.main === module) {
+  loadDotEnv();
+  runDoctor(process.env).then(
+    (result) => {
+      process.stdout.write(result.report);
+      process.exitCode = result.exitCode;
+    },
+    (error: unknown) => {
+      console.error(`doctor: ${errorText(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}
