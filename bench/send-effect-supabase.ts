@@ -147,7 +147,6 @@ async function resendDay(postgresUrl: string, siteUrl: string): Promise<Supabase
       RESEND_API_KEY: resend.apiKey,
       RESEND_API_URL: resend.url,
       RESEND_REQUESTS_PER_SECOND: String(REQUESTS_PER_SECOND),
-      MAIL_RATE_PER_SECOND: "0",
       EFFECT_BATCH_SIZE: "100",
       EFFECT_LEASE_SECONDS: "30",
       SEND_EFFECT_SECONDS: String(SECONDS_PER_CALL),
