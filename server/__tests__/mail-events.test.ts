@@ -235,6 +235,41 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       expect(await reader(9)).toMatchObject({ status: "confirmed", suppressed: false });
     });
 
+    it("reads a Permanent bounce by its code, as RFC 3463 means it: a full mailbox counted, a refusal of the sender held against no reader", async () => {
+      await seedConfirmed(stack.server.db, 4, 41);
+      const full = "smtp; 552 5.2.2 The email account that you tried to reach is over quota";
+      const policy = "smtp; 550 5.7.1 Message rejected due to local policy";
+      const answers = await Promise.all([
+        post(
+          "ses",
+          snsMessage(key, "Notification", {
+            Message: sesBounce(readerAddress(41), "Permanent", "5.2.2", full),
+          }),
+        ),
+        post(
+          "ses",
+          snsMessage(key, "Notification", {
+            Message: sesBounce(readerAddress(42), "Permanent", "5.7.1", policy),
+          }),
+        ),
+        post(
+          "resend",
+          await resendEvent(resendBounce(readerAddress(43), "Permanent", "552 5.2.2 Mailbox full")),
+        ),
+        post(
+          "resend",
+          await resendEvent(resendBounce(readerAddress(44), "Transient", "550 5.1.1 user unknown")),
+        ),
+      ]);
+      expect(await Promise.all(answers.map((answer) => answer.json()))).toEqual([
+        { received: [{ kind: "soft_bounce", effect: "counted" }] },
+        { received: [{ kind: "sender_refusal", effect: "counted" }] },
+        { received: [{ kind: "soft_bounce", effect: "counted" }] },
+        { received: [{ kind: "soft_bounce", effect: "counted" }] },
+      ]);
+      for (const index of [41, 42, 43, 44]) expect(await reader(index)).toEqual(untouched);
+    });
+
     it("changes nothing when SNS delivers the same message again", async () => {
       const message = snsMessage(key, "Notification", { Message: sesBounce(readerAddress(16), "Transient") });
       expect(await (await post("ses", message)).json()).toEqual({

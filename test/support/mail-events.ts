@@ -75,14 +75,14 @@ export async function resendEvent(
   };
 }
 
-export const resendBounce = (to: string, type = "Permanent") => ({
+export const resendBounce = (to: string, type = "Permanent", message = "550 5.1.1 user unknown") => ({
   type: "email.bounced",
   created_at: new Date().toISOString(),
   data: {
     email_id: "4ef9a417",
     to: [to],
     subject: "Effect of the Day",
-    bounce: { type, subType: "General", message: "550 5.1.1 user unknown" },
+    bounce: { type, subType: "General", message },
   },
 });
 
@@ -154,15 +154,18 @@ export function snsMessage(
   };
 }
 
-export const sesBounce = (address: string, bounceType = "Permanent") =>
+export const sesBounce = (
+  address: string,
+  bounceType = "Permanent",
+  status = "5.1.1",
+  diagnosticCode = `smtp; 550 ${status} user unknown`,
+) =>
   JSON.stringify({
     notificationType: "Bounce",
     bounce: {
       bounceType,
       bounceSubType: bounceType === "Permanent" ? "General" : "MailboxFull",
-      bouncedRecipients: [
-        { emailAddress: address, status: "5.1.1", diagnosticCode: "smtp; 550 5.1.1 user unknown" },
-      ],
+      bouncedRecipients: [{ emailAddress: address, status, diagnosticCode }],
       timestamp: new Date().toISOString(),
     },
     mail: { messageId: "0100018c-ses", destination: [address] },

@@ -7,6 +7,7 @@
  * `svix-signature`), and either set is read. `email.bounced` and `email.complained` become events; any other type is acknowledged
  * and ignored, so the dashboard shows no failures for events the list does not need.
  */
+import { classifyProviderBounce } from "./rfc3463.ts";
 import { parseJsonObject, Refusal } from "../http/answers.ts";
 import {
   constantTimeEqual,
@@ -110,13 +111,16 @@ export async function readResendEvent(
   const occurredAt = new Date(typeof event.created_at === "string" ? event.created_at : Number.NaN);
   const at = Number.isNaN(occurredAt.getTime()) ? now : occurredAt;
   const bounce = data.bounce ?? {};
-  // Resend reports a bounce with SES's types: Permanent, Transient or Undetermined.
+  // Resend reports a bounce with SES's types (Permanent, Transient, Undetermined), read with the
+  // code its message carries, by RFC 3463 (`rfc3463.ts`).
   const kind: MailEvent["kind"] =
     type === "email.complained"
       ? "complaint"
-      : bounce.type === "Permanent" || bounce.type === undefined
-        ? "bounce"
-        : "soft_bounce";
+      : classifyProviderBounce(
+          bounce.type === "Permanent" || bounce.type === undefined,
+          undefined,
+          typeof bounce.message === "string" ? bounce.message : undefined,
+        );
   const detail =
     type === "email.complained"
       ? "reported as spam"

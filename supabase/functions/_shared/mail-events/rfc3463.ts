@@ -66,3 +66,20 @@ export function classifyFailure(status: string | undefined, diagnosticCode: stri
   const reply = /(?:^|;|\s)([45]\d\d)(?:[\s-]|$)/.exec(diagnosticCode ?? "")?.[1];
   return { kind: "soft_bounce", code: reply ?? "" };
 }
+
+/**
+ * A provider's bounce (SES's and Resend's `Permanent`, `Transient`, `Undetermined`) read with the
+ * codes it carries: a code says whose fault it is, as in a returned mail, so a "Permanent" 5.2.2
+ * is counted as temporary and a 5.7.x is the sender's; without a code the provider's word stands.
+ * A transient one is never made permanent by its code.
+ */
+export function classifyProviderBounce(
+  permanent: boolean,
+  status: string | undefined,
+  diagnostic: string | undefined,
+): FailureKind {
+  const { kind, code } = classifyFailure(status, diagnostic);
+  if (!code.includes(".")) return permanent ? "bounce" : "soft_bounce";
+  if (kind === "sender_refusal" || !permanent) return kind === "bounce" ? "soft_bounce" : kind;
+  return kind;
+}

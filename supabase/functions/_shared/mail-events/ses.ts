@@ -7,9 +7,11 @@
  * and its timestamp must be within 5 minutes. The signature is SignatureVersion 2 (SHA256); SHA1's
  * version 1 only with SNS_ALLOW_SIGNATURE_V1=1. A signature that is not base64 of the key's length
  * is refused like a wrong one (401). A `SubscriptionConfirmation` is confirmed by fetching its SubscribeURL (same host
- * rule); a `Notification` carries SES's `Bounce` (Permanent, Transient, Undetermined) or
+ * rule); a `Notification` carries SES's `Bounce` (Permanent, Transient, Undetermined; read with each
+ * recipient's status code by RFC 3463, `rfc3463.ts`) or
  * `Complaint`. The fetch is injectable, so the tests serve a certificate they made.
  */
+import { classifyProviderBounce } from "./rfc3463.ts";
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
 import { parseJsonObject, Refusal } from "../http/answers.ts";
 import { type MailEvent, SIGNATURE_TOLERANCE_SECONDS, type SourceReading } from "./mail-event.ts";
@@ -246,14 +248,17 @@ function sesEvents(messageId: string, text: string, now: Date): MailEvent[] {
   };
   if (type === "Bounce" && notification.bounce) {
     const { bounce } = notification;
-    const kind = bounce.bounceType === "Permanent" ? "bounce" : "soft_bounce";
     return (bounce.bouncedRecipients ?? []).flatMap((recipient, index) =>
       recipient.emailAddress
         ? [
             {
               source: "ses" as const,
               id: `${messageId}#${index}`,
-              kind,
+              kind: classifyProviderBounce(
+                bounce.bounceType === "Permanent",
+                recipient.status,
+                recipient.diagnosticCode,
+              ),
               recipient: recipient.emailAddress,
               occurredAt: at(bounce.timestamp),
               detail: [bounce.bounceType, bounce.bounceSubType, recipient.diagnosticCode]
