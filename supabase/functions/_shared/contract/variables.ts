@@ -408,7 +408,8 @@ export const VARIABLES = [
     name: "MAIL_RATE_PER_SECOND",
     group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
     readers: SENDERS,
-    description: "Mails per second at the mail transport's call, across all connections (0: no limit). Over Resend the Effect goes in batches of 100 paced by RESEND_REQUESTS_PER_SECOND instead.",
+    description:
+      "Mails per second at the mail transport's call, across all connections (0: no limit). Over Resend the Effect goes in batches of 100 paced by RESEND_REQUESTS_PER_SECOND instead.",
     default: "10",
     number: { min: 0 },
   },
