@@ -5,6 +5,7 @@
  * unsubscribe button and its one-click post (RFC 2919 List-Id, RFC 2369 List-Unsubscribe, RFC 8058).
  */
 import type { Config } from "../config.ts";
+import type { MailCopy } from "../contract/mail-template.ts";
 import type { SenderIdentity } from "../contract/published.ts";
 
 export interface MailSettings {
@@ -15,6 +16,10 @@ export interface MailSettings {
   brandName: string;
   /** `Effect of the Day <effect-of-the-day.thepurposeeffect.example>` */
   listId: string;
+  /** The brand's time zone, in which a mail tells a time. */
+  timeZone: string;
+  /** The mails' words (content/newsletter.yaml `mails:`). */
+  mails: MailCopy;
 }
 
 const slug = (text: string): string =>
@@ -29,7 +34,7 @@ export function mailSettings(
   identity: SenderIdentity,
 ): MailSettings {
   const host = new URL(config.siteUrl).hostname;
-  const { newsletterName, brandName } = identity;
+  const { newsletterName, brandName, timeZone, mails } = identity;
   return {
     siteUrl: config.siteUrl,
     functionsUrl: config.functionsUrl,
@@ -39,6 +44,8 @@ export function mailSettings(
     newsletterName,
     brandName,
     listId: `${newsletterName} <${slug(newsletterName)}.${host}>`,
+    timeZone,
+    mails,
   };
 }
 
