@@ -7,7 +7,14 @@
 import { readTextVariable, readVariable } from "../../supabase/functions/_shared/contract/variables";
 import { CMS_SIGN_IN_PATH } from "../../supabase/functions/_shared/contract/cms-sign-in";
 import { writeYaml } from "./yaml";
-import { contentTypes, type ContentType, effectFields, type FieldSpec, type ObjectSpec } from "./schema";
+import {
+  contentTypes,
+  type ContentType,
+  effectFields,
+  type FieldSpec,
+  isObjectSpec,
+  type ObjectSpec,
+} from "./schema";
 
 /** What the generated configuration says about one field, as Decap reads it. */
 export interface CmsField {
@@ -58,9 +65,6 @@ const LONG_TEXT = /^(description|intro|text|note|paragraph)$|Text$/;
 
 const NOT_EMPTY: [string, string] = ["\\S", "Must not be empty"];
 const HTTPS_URL: [string, string] = ["^https://\\S+$", "A full address starting with https://"];
-
-const isObjectSpec = (spec: FieldSpec): spec is ObjectSpec =>
-  typeof spec === "object" && !Array.isArray(spec) && !("oneOf" in spec) && !("placeholders" in spec);
 
 /** A Decap pattern that allows these `{placeholders}` and no other, as the build's check does. */
 export const placeholderPattern = (names: readonly string[]): [string, string] => [

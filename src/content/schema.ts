@@ -252,7 +252,8 @@ export type NotFound = ContentOf<typeof notFoundFields>;
 export type EffectPages = ContentOf<typeof effectPagesFields>;
 export type EffectContent = ContentOf<typeof effectFields>;
 
-const isObjectSpec = (spec: FieldSpec): spec is ObjectSpec =>
+/** A nested set of fields (not a text of any kind, a choice or a list). */
+export const isObjectSpec = (spec: FieldSpec): spec is ObjectSpec =>
   typeof spec === "object" && !Array.isArray(spec) && !("oneOf" in spec) && !("placeholders" in spec);
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);

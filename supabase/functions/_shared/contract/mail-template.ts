@@ -1,7 +1,8 @@
 /**
  * The one template family of every mail to a subscriber (the confirmation, its reminder, the
  * welcome and the Effect of the Day): the brand's card on its cream page, a hidden preheader the
- * inbox list shows, the brand's header, a heading, the body, a bulletproof button (a padded,
+ * inbox list shows (then blank characters, so the inbox does not go on with the mail's first
+ * words), the brand's header, a heading, the body, a bulletproof button (a padded,
  * coloured `<td>` with the link inside), the footer, and the same content as plain text.
  *
  * Built for mail clients as caniemail.com documents them: nested tables, every font and colour
@@ -134,8 +135,9 @@ export function renderMail(mail: MailLayout): { html: string; text: string } {
 <title>${e(mail.subject)}</title>
 ${DARK_MODE}
 </head>
-<body>
-<div style="font-size:0;line-height:0;max-height:0;color:${S.cream};mso-hide:all;">${e(mail.preheader)}${"&#8199;&#847;".repeat(40)}</div>
+<body class="pe-page" style="margin:0;padding:0;background-color:${S.cream};">
+<div style="font-size:0;line-height:0;max-height:0;color:${S.cream};mso-hide:all;">${e(mail.preheader)}</div>
+<div style="font-size:0;line-height:0;max-height:0;color:${S.cream};mso-hide:all;">${"&#8199;&#847;".repeat(40)}</div>
 <table class="pe-page" role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${S.cream}" style="background-color:${S.cream};">
 <tr><td align="center" style="padding:24px 10px;">
 <!--[if mso]><table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0"><tr><td><![endif]-->

@@ -45,7 +45,7 @@ describe("the confirmation mail", () => {
 
   it("opens with a hidden preheader, and its button is a coloured, padded cell around the link", () => {
     expect(mail.html).toMatch(
-      /<body>\s*<div style="font-size:0;[^"]*mso-hide:all;">One click and Effect of the Day starts arriving\. The link works until Monday, November 23 at 7:00 AM \(Eastern Standard Time\)\./,
+      /<body[^>]*>\s*<div style="font-size:0;[^"]*mso-hide:all;">One click and Effect of the Day starts arriving\. The link works until Monday, November 23 at 7:00 AM \(Eastern Standard Time\)\./,
     );
     const link = `https://thepurposeeffect.example/?confirm=${"c".repeat(43)}`;
     expect(mail.html).toMatch(
