@@ -5,6 +5,7 @@
  */
 import { markdownProblems } from "../effects/markdown";
 import {
+  MAIL_COPY_FIELDS,
   MAIL_PLACEHOLDERS,
   placeholderProblems,
 } from "../../supabase/functions/_shared/contract/mail-template";
@@ -112,34 +113,24 @@ const linkScreen = {
   successText: "text",
 } as const;
 
-/** The confirmation's and the reminder's words; `{expiry}` is when the link stops working. */
-const confirmationMailTexts = (() => {
-  const text = { placeholders: MAIL_PLACEHOLDERS.confirmation } as const;
-  return {
-    subject: text,
-    preheader: text,
-    heading: text,
-    greeting: text,
-    text: text,
-    buttonLabel: text,
-    expiryText: text,
-    ignoreText: text,
-  } as const;
-})();
+/** A mail's texts (contract/mail-template.ts lists them), each with the placeholders that mail knows. */
+const mailTexts = <Mail extends keyof typeof MAIL_COPY_FIELDS>(mail: Mail) =>
+  Object.fromEntries(
+    MAIL_COPY_FIELDS[mail].map((field) => [
+      field,
+      { placeholders: MAIL_PLACEHOLDERS[mail] as readonly string[] },
+    ]),
+  ) as { readonly [Field in (typeof MAIL_COPY_FIELDS)[Mail][number]]: { placeholders: readonly string[] } };
+
+/** The confirmation's and the reminder's words (one shape: one GraphQL type); `{expiry}` is when the link stops working. */
+const confirmationMailTexts = mailTexts("confirmation");
 
 /** Every word of the mails besides an Effect's own (content/effect-pages.yaml `mail`). */
 const mailsFields = {
   confirmation: confirmationMailTexts,
   reminder: confirmationMailTexts,
-  welcome: {
-    subject: { placeholders: MAIL_PLACEHOLDERS.welcome },
-    preheader: { placeholders: MAIL_PLACEHOLDERS.welcome },
-    text: { placeholders: MAIL_PLACEHOLDERS.welcome },
-  },
-  footer: {
-    reasonText: { placeholders: MAIL_PLACEHOLDERS.footer },
-    unsubscribeLabel: { placeholders: MAIL_PLACEHOLDERS.footer },
-  },
+  welcome: mailTexts("welcome"),
+  footer: mailTexts("footer"),
 } as const satisfies ObjectSpec;
 
 const newsletterFields = {

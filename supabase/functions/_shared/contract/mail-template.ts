@@ -184,31 +184,38 @@ export const MAIL_PLACEHOLDERS = {
   footer: ["newsletter", "brand"],
 } as const;
 
-/** The confirmation's (and the reminder's) words. */
-export interface ConfirmationCopy {
-  subject: string;
-  preheader: string;
-  heading: string;
-  greeting: string;
-  text: string;
-  buttonLabel: string;
-  expiryText: string;
-  ignoreText: string;
-}
+/** The confirmation's (and the reminder's) texts, in the order the mail shows them. */
+const CONFIRMATION_FIELDS = [
+  "subject",
+  "preheader",
+  "heading",
+  "greeting",
+  "text",
+  "buttonLabel",
+  "expiryText",
+  "ignoreText",
+] as const;
 
-export interface WelcomeCopy {
-  subject: string;
-  preheader: string;
-  text: string;
-}
+/**
+ * The texts of each mail besides the Effect itself: the one list that content/newsletter.yaml's
+ * description (src/content/schema.ts) and sender.json's check (`mailCopyProblems`) are made from.
+ */
+export const MAIL_COPY_FIELDS = {
+  confirmation: CONFIRMATION_FIELDS,
+  reminder: CONFIRMATION_FIELDS,
+  welcome: ["subject", "preheader", "text"],
+  footer: ["reasonText", "unsubscribeLabel"],
+} as const;
+
+type MailTexts<M extends keyof typeof MAIL_COPY_FIELDS> = {
+  readonly [Field in (typeof MAIL_COPY_FIELDS)[M][number]]: string;
+};
+
+export type ConfirmationCopy = MailTexts<"confirmation">;
+export type WelcomeCopy = MailTexts<"welcome">;
 
 /** The words of the mails besides the Effect itself: content/newsletter.yaml's `mails:`. */
-export interface MailCopy {
-  confirmation: ConfirmationCopy;
-  reminder: ConfirmationCopy;
-  welcome: WelcomeCopy;
-  footer: { reasonText: string; unsubscribeLabel: string };
-}
+export type MailCopy = { readonly [M in keyof typeof MAIL_COPY_FIELDS]: MailTexts<M> };
 
 const PLACEHOLDER = /\{([^{}\s]*)\}/g;
 
@@ -226,16 +233,10 @@ export const fillPlaceholders = (text: string, values: Readonly<Record<string, s
  */
 export function mailCopyProblems(value: unknown): string[] {
   const copy = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  const fields: Record<keyof MailCopy, readonly string[]> = {
-    confirmation: CONFIRMATION_FIELDS,
-    reminder: CONFIRMATION_FIELDS,
-    welcome: ["subject", "preheader", "text"],
-    footer: ["reasonText", "unsubscribeLabel"],
-  };
   const problems: string[] = [];
-  for (const [mail, names] of Object.entries(fields) as [keyof MailCopy, readonly string[]][]) {
+  for (const mail of Object.keys(MAIL_COPY_FIELDS) as (keyof MailCopy)[]) {
     const texts = (copy[mail] ?? {}) as Record<string, unknown>;
-    for (const name of names) {
+    for (const name of MAIL_COPY_FIELDS[mail]) {
       const text = texts[name];
       const where = `mails.${mail}.${name}`;
       if (typeof text !== "string" || text.trim() === "")
@@ -245,17 +246,6 @@ export function mailCopyProblems(value: unknown): string[] {
   }
   return problems;
 }
-
-const CONFIRMATION_FIELDS = [
-  "subject",
-  "preheader",
-  "heading",
-  "greeting",
-  "text",
-  "buttonLabel",
-  "expiryText",
-  "ignoreText",
-] as const;
 
 /**
  * One problem per unknown placeholder in `text`, naming the ones it may use, and one for a brace
