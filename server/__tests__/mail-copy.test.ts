@@ -3,7 +3,8 @@
  * editor changed, checked as `npm run check:content` checks it, published by the build's own step
  * (writeEffectFiles: mail.json with its welcome, sender.json), and the local stack on PGlite,
  * started on that content, sending through a real SMTP server on loopback: the confirmation, then
- * after the click the welcome with the newest Effect.
+ * after the click the welcome with the newest Effect; and a welcome kept waiting, never lost, while
+ * the site still serves a mail.json built before the welcome was part of it.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +23,7 @@ const ROOT = path.resolve(__dirname, "../..");
 
 describe("an editor's change to the mails' words", () => {
   let root: string;
+  let today: string;
   let smtp: SmtpCapture;
   let stack: TestStack;
   const contentDir = () => path.join(root, "content");
@@ -51,7 +53,7 @@ describe("an editor's change to the mails' words", () => {
       readFileSync(path.join(contentDir(), "effect-pages.yaml"), "utf8"),
       "content/effect-pages.yaml",
     ) as EffectPages;
-    const today = dayIn(brand.timeZone, new Date());
+    today = dayIn(brand.timeZone, new Date());
     const publicDir = path.join(root, "public");
     await writeEffectFiles(publicDir, {
       published: [
@@ -71,6 +73,37 @@ describe("an editor's change to the mails' words", () => {
       contentDir(),
     );
   });
+  it("keeps a welcome waiting, not lost, while the site's mail.json has no welcome (built before it), and sends it after", async () => {
+    const file = path.join(root, "public", "effects", today, "mail.json");
+    const built = readFileSync(file, "utf8");
+    const { welcome: _welcome, ...older } = JSON.parse(built) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify(older));
+    const address = "early-reader@example.com";
+    const mailsTo = () => smtp.mails.filter((mail) => recipients(mail).includes(address));
+    expect((await stack.post("send-confirmation", { email: address })).status).toBe(200);
+    await stack.drainMail();
+    const token = linkIn(mailsTo()[0], "confirm").searchParams.get("confirm");
+    expect((await stack.post("confirm-subscription", { token })).status).toBe(200);
+    await stack.drainMail();
+    expect(mailsTo()).toHaveLength(1);
+    const [job] = await stack.server.db.query<{ status: string; last_error: string }>(
+      `select status, last_error from mail_jobs where kind = 'welcome' and recipient = $1`,
+      [address],
+    );
+    expect(job).toEqual({
+      status: "queued",
+      last_error: expect.stringContaining("has no welcome: rebuild the site"),
+    });
+
+    writeFileSync(file, built); // the next build
+    stack.advance(60);
+    await stack.drainMail();
+    expect(mailsTo().map((mail) => mail.subject)).toEqual([
+      "The Purpose Effect asks: one click for Effect of the Day?",
+      "You are in! First up: Protect the first hour",
+    ]);
+  });
+
   afterAll(async () => {
     await stack?.close();
     await smtp?.stop();

@@ -149,6 +149,19 @@ describe("the mails against caniemail.com's data", () => {
     },
   );
 
+  it.each(MAIL_KINDS)(
+    "the %s mail pads only table cells, which Outlook honours, and has a plain-text part",
+    (kind) => {
+      const { html, text } = mails[kind];
+      expect(html).not.toMatch(/<(p|div|a|span|h[1-6])\b[^>]*style="[^"]*padding/);
+      expect(html).toMatch(/<td[^>]*style="padding:/);
+      // The same words without the markup: the button's label and address, the unsubscribe link.
+      expect(text).toMatch(/^THE PURPOSE EFFECT\n/);
+      expect(text).toMatch(/\nUnsubscribe: https:\/\/thepurposeeffect\.example\/\?unsubscribe=u{43}\n$/);
+      expect(text).not.toMatch(/<[a-z]/);
+    },
+  );
+
   it("the checker does fail what a client lacks (a stylesheet that needs flexbox and a hidden div)", () => {
     const result = doIUseEmail('<div style="display:flex"><div style="display:none">x</div></div>', {
       emailClients: CLIENTS,
