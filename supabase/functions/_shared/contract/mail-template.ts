@@ -6,10 +6,11 @@
  * coloured `<td>` with the link inside), the footer, and the same content as plain text.
  *
  * Built for mail clients as caniemail.com documents them: nested tables, every font and colour
- * inline on each element, padding only on `<td>` cells (Outlook drops it elsewhere), a fixed
- * table layout and `word-wrap` so a long word or address wraps instead of widening the mail, no
- * raw address in the HTML part, no web font, no picture, no script. Dark colours by class for the
- * clients that honour `prefers-color-scheme`; the others show the light ones.
+ * inline on each element, padding only on `<td>` cells (Outlook drops it elsewhere), a 600 px
+ * ghost table for Outlook on Windows (which ignores `max-width`), `word-wrap` on every cell, no raw
+ * address in the HTML part (an address an editor writes as a link's text is made breakable by
+ * src/effects/mail.ts), no web font, no picture, no script. Dark colours by class for the clients
+ * that honour `prefers-color-scheme`; the others show the light ones.
  *
  * Shared by the site's build (the Effect and the welcome, `src/effects/mail.ts`) and the core (the
  * confirmation and the reminder, `mail/confirmation-mail.ts`), with the copy editors own in
@@ -97,7 +98,7 @@ function blockHtml(block: MailBlock): string {
     case "callout":
       return row(
         `0 ${SIDE} 20px`,
-        `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style=""><tr><td class="pe-callout pe-ink" bgcolor="${S.creamDeep}" style="padding:16px 18px;background-color:${S.creamDeep};border-left:4px solid ${S.ember};${S.sans}font-size:16px;line-height:1.5;color:${S.ink};${WRAP}">${e(block.text)}</td></tr></table>`,
+        `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr><td class="pe-callout pe-ink" bgcolor="${S.creamDeep}" style="padding:16px 18px;background-color:${S.creamDeep};border-left:4px solid ${S.ember};${S.sans}font-size:16px;line-height:1.5;color:${S.ink};${WRAP}">${e(block.text)}</td></tr></table>`,
       );
     case "html":
       return row(`0 ${SIDE} 8px`, block.html.trim());
@@ -151,7 +152,7 @@ ${mail.blocks.map(blockHtml).join("\n")}
 <tr><td style="padding:0 0 12px;font-size:0;line-height:0;">&nbsp;</td></tr>
 </table>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;">
-${row(`20px ${SIDE}`, `${e(mail.footer.text)}<br><a class="pe-muted" href="${e(mail.footer.linkUrl)}" style="color:${S.muted};text-decoration:underline;">${e(mail.footer.linkLabel)}</a>`, `${S.sans}font-size:13px;line-height:1.5;color:${S.muted};text-align:center;`, "pe-muted")}
+${row(`20px ${SIDE}`, `${e(mail.footer.text)}<br><a class="pe-muted" href="${e(mail.footer.linkUrl)}" style="${S.sans}color:${S.muted};text-decoration:underline;">${e(mail.footer.linkLabel)}</a>`, `${S.sans}font-size:13px;line-height:1.5;color:${S.muted};text-align:center;`, "pe-muted")}
 </table>
 <!--[if mso]></td></tr></table><![endif]-->
 </td></tr>

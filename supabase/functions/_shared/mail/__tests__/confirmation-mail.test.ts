@@ -1,4 +1,5 @@
 import { contentIdentity } from "../../../../../test/support/effect-fixtures.ts";
+import { momentLabel } from "../../contract/calendar-day.ts";
 import { confirmationMail } from "../confirmation-mail.ts";
 import type { MailSettings } from "../list-headers.ts";
 
@@ -104,5 +105,20 @@ describe("the confirmation mail", () => {
     const html = confirmationMail({ ...settings, brandName: "Tom & <Jerry>" }, input).html;
     expect(html).toContain("Tom &amp; &lt;Jerry&gt;");
     expect(html).not.toContain("<Jerry>");
+  });
+});
+
+describe("a moment in a mail", () => {
+  it("reads in words in the brand's time zone, daylight saving and the day's change included", () => {
+    expect(momentLabel(new Date("2026-07-01T18:30:00Z"), "America/New_York")).toBe(
+      "Wednesday, July 1 at 2:30 PM (Eastern Daylight Time)",
+    );
+    // 02:00 UTC on the 25th is still the 24th in New York.
+    expect(momentLabel(new Date("2026-11-25T02:00:00Z"), "America/New_York")).toBe(
+      "Tuesday, November 24 at 9:00 PM (Eastern Standard Time)",
+    );
+    expect(momentLabel(new Date("2026-11-25T02:00:00Z"), "Europe/London")).toBe(
+      "Wednesday, November 25 at 2:00 AM (Greenwich Mean Time)",
+    );
   });
 });
