@@ -23,6 +23,8 @@ import { escapeHtml as e } from "./escape-html.ts";
 export const MAIL_STYLE = {
   serif: "font-family:Georgia,'Times New Roman',serif;",
   sans: "font-family:Arial,Helvetica,sans-serif;",
+  /** The site's display face is the web font Anton; mail gets the nearest face the reader has. */
+  display: "font-family:Impact,'Arial Narrow Bold','Arial Black',Arial,sans-serif;",
   ink: "#1c1917",
   cream: "#faf6f0",
   creamDeep: "#f3ece1",
@@ -142,10 +144,8 @@ ${DARK_MODE}
 <table class="pe-page" role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${S.cream}" style="background-color:${S.cream};">
 <tr><td align="center" style="padding:24px 10px;">
 <!--[if mso]><table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0"><tr><td><![endif]-->
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;">
-${row(`0 ${SIDE} 14px`, e(mail.brandName.toUpperCase()), `${S.sans}font-size:14px;line-height:1.4;font-weight:bold;letter-spacing:3px;color:${S.ink};`, "pe-ink")}
-</table>
-<table class="pe-card" role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="#ffffff" style="max-width:600px;background-color:#ffffff;border-top:4px solid ${S.ember};">
+<table class="pe-card" role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="#ffffff" style="max-width:600px;background-color:#ffffff;">
+<tr><td class="pe-header" bgcolor="${S.ink}" style="padding:18px ${SIDE};background-color:${S.ink};border-bottom:4px solid ${S.ember};${S.display}font-size:22px;line-height:1.2;letter-spacing:1px;color:${S.cream};${WRAP}">${e(mail.brandName.toUpperCase())}</td></tr>
 ${row(`28px ${SIDE} 0`, e(mail.eyebrow), `${S.sans}font-size:13px;line-height:1.4;letter-spacing:2px;text-transform:uppercase;color:${S.emberText};`, "pe-ember")}
 ${row(`10px ${SIDE} 20px`, `<h1 class="pe-ink" style="margin:0;${S.sans}font-size:28px;line-height:1.2;color:${S.ink};">${e(mail.heading)}</h1>`)}
 ${mail.blocks.map(blockHtml).join("\n")}
