@@ -17,6 +17,7 @@ import {
   typeNameForFile,
   type Brand,
   type EffectPages,
+  type Newsletter,
 } from "./src/content/schema";
 import { readYaml } from "./src/content/yaml";
 import {
@@ -232,6 +233,7 @@ export const createPages: GatsbyNode["createPages"] = async ({ actions, reporter
 interface PostBuildData {
   brand: Pick<Brand, "name" | "siteUrl" | "timeZone"> & { author: Pick<Brand["author"], "name"> };
   effectPages: Pick<EffectPages, "name" | "description" | "mail">;
+  newsletter: Pick<Newsletter, "mails">;
   /** The archive's first page, absent when createPages stopped. */
   archive: { pageContext: ArchivePageContext } | null;
   allEffect: { nodes: Effect[] };
@@ -258,6 +260,39 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
             readOnlineLabel
             reasonText
             unsubscribeLabel
+          }
+        }
+        newsletter {
+          mails {
+            confirmation {
+              subject
+              preheader
+              heading
+              greeting
+              text
+              buttonLabel
+              expiryText
+              ignoreText
+            }
+            reminder {
+              subject
+              preheader
+              heading
+              greeting
+              text
+              buttonLabel
+              expiryText
+              ignoreText
+            }
+            welcome {
+              subject
+              preheader
+              text
+            }
+            footer {
+              reasonText
+              unsubscribeLabel
+            }
           }
         }
         archive: sitePage(path: { eq: $archivePath }) {
@@ -292,6 +327,7 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
     published: publishedEffects(data.allEffect.nodes, today),
     brand: data.brand,
     texts: data.effectPages,
+    mails: data.newsletter.mails,
     today: dayIn(data.brand.timeZone, new Date()),
   });
   // Which day and which Effects this build published, so a test or `npm start` can tell a build

@@ -190,13 +190,18 @@ describeInBrowser("the published Effects of the Day", () => {
       const response = await get(`/effects/${effect.date}/mail.json`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toContain("application/json");
-      const mail = (await response.json()) as Record<string, string>;
-      expect(Object.keys(mail).sort()).toEqual(["date", "html", "subject", "text", "url"]);
+      const mail = (await response.json()) as Record<string, string> & {
+        welcome: Record<string, string>;
+      };
+      expect(Object.keys(mail).sort()).toEqual(["date", "html", "subject", "text", "url", "welcome"]);
       expect(mail).toMatchObject({
         date: effect.date,
         subject: `${effectTexts.name}: ${effect.title}`,
         url: `https://thepurposeeffect.example/effects/${effect.date}/`,
       });
+      // Its welcome variant: the newsletter's name once in the subject (content/newsletter.yaml mails.welcome).
+      expect(mail.welcome.subject).toBe(`Welcome to ${effectTexts.name}: ${effect.title}`);
+      expect(mail.welcome.html).toContain('href="{{unsubscribe_url}}"');
       expect(mail.html).toContain(effect.title);
       expect(mail.html).toContain('href="{{unsubscribe_url}}"');
       expect(mail.text).toContain(`The first paragraph of ${effect.title.replace("Test Effect of ", "")}`);

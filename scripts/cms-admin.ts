@@ -102,10 +102,10 @@ export async function writeCmsAdmin(
 /** The CMS, its previews' texts from the same content nodes as the pages (gatsby-node.ts). */
 export const writeCmsAdminFor = (
   publicDir: string,
-  { siteUrl, timeZone }: Pick<Brand, "siteUrl" | "timeZone">,
+  { siteUrl, timeZone, name: brandName }: Pick<Brand, "siteUrl" | "timeZone" | "name">,
   { name, mail, effect }: EffectPages,
 ): Promise<{ files: number }> =>
-  writeCmsAdmin(publicDir, { siteUrl, timeZone, effectPages: { name, mail, effect } });
+  writeCmsAdmin(publicDir, { siteUrl, timeZone, brandName, effectPages: { name, mail, effect } });
 
 /**
  * `gatsby develop` (which `npm run cms` runs) serves files from public/ but answers every HTML

@@ -2,7 +2,9 @@
  * `npm run screenshots`: pictures of the site for people to look at, at 390 px and 1280 px wide, in
  * the git-ignored `screenshots/`: the landing page (with and without JavaScript), the open signup
  * dialog, the newest Effect, the archive, the welcome page a signup without JavaScript lands on,
- * the 404 page, and the newest Effect's mail in a light and a dark mail app. Builds the site first when it is stale, then serves it on a free port with a
+ * the 404 page, the newest Effect's mail in a light and a dark mail app, and the four mails a
+ * subscriber gets (confirmation, reminder, welcome, Effect; test/support/mail-samples.ts) at 375 px
+ * and 1280 px. Builds the site first when it is stale, then serves it on a free port with a
  * throwaway data folder. Prints each file it wrote.
  */
 import { mkdirSync, readFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import {
   VIEWPORTS,
 } from "../test/support/browser.ts";
 import { untilAnimationsSettle } from "../test/support/expect.ts";
+import { MAIL_KINDS, sampleMails } from "../test/support/mail-samples.ts";
 import { scrollToBottom } from "../test/support/first-visit.ts";
 import { openSignupDialog } from "../test/support/newsletter.ts";
 import { ROOT, startStack } from "../test/support/stack.ts";
@@ -96,6 +99,30 @@ async function pictureMail(
   }
 }
 
+/** The four mails, rendered from content/ by the code that sends them, at a phone's and a desktop's width. */
+async function pictureSampleMails(browser: Browser): Promise<string[]> {
+  const mails = sampleMails();
+  const files: string[] = [];
+  for (const kind of MAIL_KINDS) {
+    for (const width of [375, 1280]) {
+      const context = await browser.newContext({
+        viewport: { width, height: 800 },
+        javaScriptEnabled: false,
+      });
+      try {
+        const page = await context.newPage();
+        await page.setContent(mails[kind].html);
+        const file = path.join(SCREENSHOTS_DIR, `mail-${kind}-${width}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        files.push(file);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  return files;
+}
+
 export async function takeScreenshots(): Promise<string[]> {
   if (!chromiumAvailable()) throw new Error(`No Chromium: ${INSTALL_HINT}`);
   const publicDir = path.join(ROOT, "public");
@@ -129,6 +156,7 @@ export async function takeScreenshots(): Promise<string[]> {
         for (const scheme of ["light", "dark"] as const)
           files.push(await pictureMail(browser, publicDir, effect, viewport, scheme));
     }
+    files.push(...(await pictureSampleMails(browser)));
   } finally {
     await browser.close();
     await stack.stop();

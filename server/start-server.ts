@@ -41,6 +41,8 @@ export interface ServerOptions {
   now?: () => Date;
   /** What mail-events/ses fetches SNS's certificates with (tests serve their own). */
   fetch?: Fetch;
+  /** The content the names, time zone and mails' words are read from. Default: `content/`. */
+  contentDir?: string;
 }
 
 export interface RunningServer {
@@ -117,7 +119,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         `migration ${name} changed after it was applied; write a new migration instead of editing an applied one`,
       );
     }
-    const identity = readSenderIdentity(local.contentDir);
+    const identity = readSenderIdentity(options.contentDir ?? local.contentDir);
     const backend = createNodeBackend(env, {
       db: storage.db,
       log,

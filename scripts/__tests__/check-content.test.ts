@@ -34,6 +34,20 @@ describe("the content check a pull request runs", () => {
     ]);
   });
 
+  it("refuses a mail's text with a placeholder that mail does not know, or none at all, naming the field", () => {
+    edit("newsletter.yaml", (text) =>
+      text
+        .replace('subject: "Welcome to {newsletter}: {effect_title}"', 'subject: "Welcome, {first_name}!"')
+        .replace('expiryText: "This link expires on {expiry}."', 'expiryText: "Until {expiry"')
+        .replace(/^ {4}buttonLabel: Confirm your subscription$/m, '    buttonLabel: ""'),
+    );
+    expect(contentProblems(root).map((problem) => problem.message)).toEqual([
+      'content/newsletter.yaml: "mails.confirmation.buttonLabel" must be a non-empty text',
+      'content/newsletter.yaml: "mails.confirmation.expiryText" has a { or } that is not part of a placeholder (it may use {newsletter}, {brand}, {expiry})',
+      'content/newsletter.yaml: "mails.welcome.subject" has an unknown placeholder {first_name} (it may use {newsletter}, {brand}, {effect_title})',
+    ]);
+  });
+
   it("checks the Effects of the Day as the build does, naming the file and the field", () => {
     writeFileSync(
       path.join(root, "content", "effects", "2031-02-30.yaml"),

@@ -41,7 +41,10 @@ describe("confirmation mail over SMTP", () => {
     const confirm = linkIn(mail, "confirm");
     expect(confirm.origin + confirm.pathname).toBe(`${stack.origin}/`);
     expect(mail.html).toContain(`href="${confirm.href}"`);
-    expect(mail.text).toMatch(/This link expires on \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT\./);
+    // In words, in the brand's time zone (content/brand.yaml): "Wednesday, November 25 at 2:00 PM (Eastern Standard Time)".
+    expect(mail.text).toMatch(
+      /This link expires on \w+day, \w+ \d{1,2} at \d{1,2}:\d{2} [AP]M \(Eastern (Standard|Daylight) Time\)\./,
+    );
     expect(mail.text).toContain("If it wasn't you who signed up, ignore this mail");
   });
 

@@ -85,7 +85,7 @@ forEachBackend("welcome and reminder on %s", (backend, serverUrl) => {
       expect(mailsTo(address).map((mail) => mail.subject)).toEqual([
         "Confirm your subscription to Effect of the Day",
         "Reminder: confirm your subscription to Effect of the Day",
-        `Welcome to Effect of the Day: Effect of the Day: Small & steady <${today}>`,
+        `Welcome to Effect of the Day: Small & steady <${today}>`,
       ]);
     });
 
@@ -224,9 +224,9 @@ forEachBackend("welcome and reminder on %s", (backend, serverUrl) => {
       expect((await confirm(mailsTo(address)[0])).status).toBe(200);
       await stack.drainMail();
       const [, welcome] = mailsTo(address);
-      expect(welcome.subject).toBe(
-        `Welcome to Effect of the Day: Effect of the Day: Small & steady <${today}>`,
-      );
+      // The newsletter's name once: "Welcome to {newsletter}: {effect_title}".
+      expect(welcome.subject).toBe(`Welcome to Effect of the Day: Small & steady <${today}>`);
+      expect(welcome.text).toContain("Welcome to Effect of the Day! You're in.");
       expect(welcome.text).toContain("Show up for the people who count on you.");
       // Its own unsubscribe link, page and one-click alike.
       expect(linkIn(welcome, "unsubscribe").searchParams.get("unsubscribe")).toBe(

@@ -5,5 +5,7 @@ export interface PreviewTexts {
   siteUrl: string;
   /** content/brand.yaml's time zone: a new Effect without a day yet is previewed as today there. */
   timeZone: string;
+  /** content/brand.yaml's name: the header above the mail's card. */
+  brandName: string;
   effectPages: Pick<EffectPages, "name" | "mail" | "effect">;
 }

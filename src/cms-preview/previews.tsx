@@ -84,10 +84,11 @@ export function effectPreview(data: Record<string, unknown>, slug: string): { pa
   );
   const mail = problems.length
     ? ""
-    : mailEdition(effect, { siteUrl: texts.siteUrl, texts: texts.effectPages }).html.replaceAll(
-        UNSUBSCRIBE_PLACEHOLDER,
-        "#",
-      );
+    : mailEdition(effect, {
+        siteUrl: texts.siteUrl,
+        brandName: texts.brandName,
+        texts: texts.effectPages,
+      }).html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, "#");
   return { page: warning + page, mail };
 }
 

@@ -7,7 +7,14 @@
 import { readTextVariable, readVariable } from "../../supabase/functions/_shared/contract/variables";
 import { CMS_SIGN_IN_PATH } from "../../supabase/functions/_shared/contract/cms-sign-in";
 import { writeYaml } from "./yaml";
-import { contentTypes, type ContentType, effectFields, type FieldSpec, type ObjectSpec } from "./schema";
+import {
+  contentTypes,
+  type ContentType,
+  effectFields,
+  type FieldSpec,
+  isObjectSpec,
+  type ObjectSpec,
+} from "./schema";
 
 /** What the generated configuration says about one field, as Decap reads it. */
 export interface CmsField {
@@ -59,8 +66,11 @@ const LONG_TEXT = /^(description|intro|text|note|paragraph)$|Text$/;
 const NOT_EMPTY: [string, string] = ["\\S", "Must not be empty"];
 const HTTPS_URL: [string, string] = ["^https://\\S+$", "A full address starting with https://"];
 
-const isObjectSpec = (spec: FieldSpec): spec is ObjectSpec =>
-  typeof spec === "object" && !Array.isArray(spec) && !("oneOf" in spec);
+/** A Decap pattern that allows these `{placeholders}` and no other, as the build's check does. */
+export const placeholderPattern = (names: readonly string[]): [string, string] => [
+  `^(?=[\\s\\S]*\\S)(?:[^{}]|\\{(?:${names.join("|")})\\})*$`,
+  `Not empty; placeholders allowed: ${names.map((name) => `{${name}}`).join(", ")}`,
+];
 
 /** `socialImageAlt` → `Social image alt`. */
 export const humanLabel = (name: string): string =>
@@ -96,6 +106,15 @@ export function cmsField(name: string, spec: FieldSpec): CmsField {
   }
   if (isObjectSpec(spec)) {
     return { ...base, widget: "object", collapsed: false, fields: cmsFields(spec) };
+  }
+  if (typeof spec === "object" && "placeholders" in spec) {
+    const names = spec.placeholders as readonly string[];
+    return {
+      ...base,
+      widget: LONG_TEXT.test(name) ? "text" : "string",
+      hint: `You may use ${names.map((known) => `{${known}}`).join(", ")}: each is replaced in the mail.`,
+      pattern: placeholderPattern(names),
+    };
   }
   if (typeof spec !== "string") {
     return { ...base, widget: "select", options: [...(spec as { oneOf: readonly string[] }).oneOf] };

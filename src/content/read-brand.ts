@@ -1,7 +1,8 @@
-// `brand.yaml` before GraphQL, and the sender's identity from the content.
+// `brand.yaml` before GraphQL, and the sender's identity (names, time zone, mails' words) from the content.
 import { readFileSync } from "fs";
 import path from "path";
 import type { SenderIdentity } from "../../supabase/functions/_shared/contract/published";
+import type { MailCopy } from "../../supabase/functions/_shared/contract/mail-template";
 import { checkContent, contentTypeForFile } from "./schema";
 import { readYaml as parseYaml } from "./yaml";
 
@@ -37,7 +38,8 @@ export function readBrand(contentDir = path.resolve("content")): BrandBasics {
 
 /**
  * What the sender needs from the content, read where the local stack and `npm run effect` run: the
- * same names and time zone the build publishes as /newsletter/sender.json for the functions.
+ * same names, time zone and mails' words the build publishes as /newsletter/sender.json for the
+ * functions.
  */
 export function readSenderIdentity(contentDir = path.resolve("content")): SenderIdentity {
   const brand = readBrand(contentDir);
@@ -45,5 +47,14 @@ export function readSenderIdentity(contentDir = path.resolve("content")): Sender
   const newsletterName = (pages as { name?: unknown } | null)?.name;
   if (typeof newsletterName !== "string" || newsletterName.trim() === "")
     throw new Error("content/effect-pages.yaml: name is missing");
-  return { brandName: brand.name, newsletterName, timeZone: brand.timeZone };
+  return { brandName: brand.name, newsletterName, timeZone: brand.timeZone, mails: readMailCopy(contentDir) };
+}
+
+/** content/newsletter.yaml `mails`, checked as the build checks it. */
+export function readMailCopy(contentDir = path.resolve("content")): MailCopy {
+  const data = readYaml(contentDir, "newsletter.yaml");
+  const spec = contentTypeForFile("newsletter");
+  const problems = spec ? checkContent(spec.fields, data) : [];
+  if (problems.length > 0) throw new Error(`content/newsletter.yaml: ${problems.join("; ")}`);
+  return (data as { mails: MailCopy }).mails;
 }

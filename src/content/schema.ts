@@ -4,6 +4,11 @@
  * and a check of each file as it is read, which names the file and the field an editor got wrong.
  */
 import { markdownProblems } from "../effects/markdown";
+import {
+  MAIL_COPY_FIELDS,
+  MAIL_PLACEHOLDERS,
+  placeholderProblems,
+} from "../../supabase/functions/_shared/contract/mail-template";
 
 export type FieldSpec =
   | "text"
@@ -13,6 +18,8 @@ export type FieldSpec =
   /** Markdown without raw HTML, links only to web or mail addresses and the site's own pages. */
   | "markdown"
   | { oneOf: readonly string[] }
+  /** A text that may hold these `{placeholders}` and no other (a mail's words). */
+  | { placeholders: readonly string[] }
   | readonly ["text", ListKey?]
   | ObjectSpec
   | readonly [ObjectSpec, ListKey?];
@@ -106,6 +113,26 @@ const linkScreen = {
   successText: "text",
 } as const;
 
+/** A mail's texts (contract/mail-template.ts lists them), each with the placeholders that mail knows. */
+const mailTexts = <Mail extends keyof typeof MAIL_COPY_FIELDS>(mail: Mail) =>
+  Object.fromEntries(
+    MAIL_COPY_FIELDS[mail].map((field) => [
+      field,
+      { placeholders: MAIL_PLACEHOLDERS[mail] as readonly string[] },
+    ]),
+  ) as { readonly [Field in (typeof MAIL_COPY_FIELDS)[Mail][number]]: { placeholders: readonly string[] } };
+
+/** The confirmation's and the reminder's words (one shape: one GraphQL type); `{expiry}` is when the link stops working. */
+const confirmationMailTexts = mailTexts("confirmation");
+
+/** Every word of the mails besides an Effect's own (content/effect-pages.yaml `mail`). */
+const mailsFields = {
+  confirmation: confirmationMailTexts,
+  reminder: confirmationMailTexts,
+  welcome: mailTexts("welcome"),
+  footer: mailTexts("footer"),
+} as const satisfies ObjectSpec;
+
 const newsletterFields = {
   dialog: { title: "text", text: "text", emailLabel: "text", placeholder: "text", closeLabel: "text" },
   inline: { title: "text", text: "text", emailLabel: "text", placeholder: "text", archiveLabel: "text" },
@@ -137,6 +164,8 @@ const newsletterFields = {
     invalidTitle: "text",
     invalidText: "text",
   },
+  // The confirmation, reminder and welcome mails' words.
+  mails: mailsFields,
 } as const satisfies ObjectSpec;
 
 const notFoundFields = {
@@ -178,6 +207,7 @@ export const effectFields = {
 const SHARED_TYPE_NAMES = new Map<ObjectSpec, string>([
   [storySection, "StorySection"],
   [linkScreen, "LinkScreen"],
+  [confirmationMailTexts, "ConfirmationMailTexts"],
 ]);
 
 export const contentTypes: readonly ContentType[] = [
@@ -192,7 +222,7 @@ export const contentTypes: readonly ContentType[] = [
 ];
 
 /** The TypeScript shape of a file's data, derived from its description. */
-export type ContentOf<F> = F extends "text" | "url" | "timeZone" | "markdown"
+export type ContentOf<F> = F extends "text" | "url" | "timeZone" | "markdown" | { placeholders: unknown }
   ? string
   : F extends { oneOf: readonly (infer Choice)[] }
     ? Choice
@@ -213,8 +243,9 @@ export type NotFound = ContentOf<typeof notFoundFields>;
 export type EffectPages = ContentOf<typeof effectPagesFields>;
 export type EffectContent = ContentOf<typeof effectFields>;
 
-const isObjectSpec = (spec: FieldSpec): spec is ObjectSpec =>
-  typeof spec === "object" && !Array.isArray(spec) && !("oneOf" in spec);
+/** A nested set of fields (not a text of any kind, a choice or a list). */
+export const isObjectSpec = (spec: FieldSpec): spec is ObjectSpec =>
+  typeof spec === "object" && !Array.isArray(spec) && !("oneOf" in spec) && !("placeholders" in spec);
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
@@ -298,6 +329,8 @@ function checkValue(spec: FieldSpec, value: unknown, path: string): string[] {
     ];
   }
   if (spec === "markdown") return markdownProblems(value).map((problem) => `"${path}": ${problem}`);
+  if (typeof spec === "object" && "placeholders" in spec)
+    return placeholderProblems(value, spec.placeholders as readonly string[], path);
   if (typeof spec === "object" && "oneOf" in spec && !spec.oneOf.includes(value)) {
     return [`"${path}" must be one of ${spec.oneOf.join(", ")} (got "${value}")`];
   }

@@ -14,6 +14,7 @@ import {
   SENDER_IDENTITY_PATH,
 } from "../../supabase/functions/_shared/contract/published";
 import type { EffectPages } from "../content/schema";
+import type { MailCopy } from "../../supabase/functions/_shared/contract/mail-template";
 import type { Effect } from "./effects";
 import { jsonFeed, rssFeed } from "./feeds";
 import { mailEdition } from "./mail";
@@ -24,6 +25,8 @@ export interface EffectFilesSource {
   published: readonly Effect[];
   brand: { name: string; siteUrl: string; timeZone: string; author: { name: string } };
   texts: Pick<EffectPages, "name" | "description" | "mail">;
+  /** content/newsletter.yaml `mails`: the welcome variant of each edition, and sender.json's copy. */
+  mails: MailCopy;
   /**
    * The real day in the brand's time zone. A build for a day to come (`EFFECTS_TODAY`, a preview)
    * publishes its pages, but no mail edition after this day: the sender must never find one.
@@ -33,7 +36,7 @@ export interface EffectFilesSource {
 
 export async function writeEffectFiles(
   publicDir: string,
-  { published, brand, texts, today }: EffectFilesSource,
+  { published, brand, texts, mails, today }: EffectFilesSource,
 ) {
   const fileOf = (urlPath: string) => path.join(publicDir, ...urlPath.split("/"));
   const write = async (urlPath: string, body: string) => {
@@ -54,15 +57,22 @@ export async function writeEffectFiles(
   };
   await write(RSS_PATH, rssFeed(feedSource));
   await write(JSON_FEED_PATH, jsonFeed(feedSource));
-  // What the sender needs from the content: the newsletter's and the brand's names, the time zone.
+  // What the sender needs from the content: the newsletter's and the brand's names, the time zone,
+  // the mails' words.
   const identity: SenderIdentity = {
     brandName: brand.name,
     newsletterName: texts.name,
     timeZone: brand.timeZone,
+    mails,
   };
   await write(SENDER_IDENTITY_PATH, `${JSON.stringify(identity, null, 2)}\n`);
   for (const effect of mailable) {
-    const edition = mailEdition(effect, { siteUrl: brand.siteUrl, texts });
+    const edition = mailEdition(effect, {
+      siteUrl: brand.siteUrl,
+      brandName: brand.name,
+      texts,
+      welcome: mails.welcome,
+    });
     await write(mailEditionPath(effect.date), `${JSON.stringify(edition, null, 2)}\n`);
   }
   // The welcome mail's Effect: the newest with a mail edition (`published` is newest first).

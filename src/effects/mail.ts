@@ -1,9 +1,17 @@
 /**
  * The mail edition of an Effect, published as /effects/YYYY-MM-DD/mail.json (the contract is
- * supabase/functions/_shared/contract/published.ts): what the sender mails, rendered from the same YAML by the same Markdown renderer as the page. The HTML is built
- * for mail clients: nested tables and inline styles, no stylesheet, no script, no web font.
+ * supabase/functions/_shared/contract/published.ts): what the sender mails, rendered from the same
+ * YAML by the same Markdown renderer as the page, in the brand's card that every mail shares
+ * (contract/mail-template.ts), and its welcome variant (content/newsletter.yaml `mails.welcome`),
+ * which a new reader gets as their first mail.
  */
-import { escapeHtml } from "../../supabase/functions/_shared/contract/escape-html";
+import {
+  fillPlaceholders,
+  MAIL_STYLE,
+  renderMail,
+  type MailBlock,
+  type WelcomeCopy,
+} from "../../supabase/functions/_shared/contract/mail-template";
 import {
   type MailEdition,
   UNSUBSCRIBE_PLACEHOLDER,
@@ -17,13 +25,14 @@ import { effectPath } from "./paths";
 
 export interface MailSource {
   siteUrl: string;
+  /** content/brand.yaml `name`: the header above the card. */
+  brandName: string;
   texts: Pick<EffectPages, "name" | "mail">;
+  /** content/newsletter.yaml `mails.welcome`: with it, the edition carries its welcome variant. */
+  welcome?: WelcomeCopy;
 }
 
-const FONT = "font-family:Georgia,'Times New Roman',serif;";
-const SANS = "font-family:Arial,Helvetica,sans-serif;";
-const INK = "#1c1917";
-const EMBER = "#92400e";
+const { serif: FONT, sans: SANS, ink: INK, emberText: EMBER } = MAIL_STYLE;
 
 // The body's elements as mail clients need them: styles on each element, since many drop <style>.
 const ELEMENT_STYLES: Record<string, string> = {
@@ -39,23 +48,6 @@ const ELEMENT_STYLES: Record<string, string> = {
   code: "font-family:Menlo,Consolas,monospace;font-size:15px;background-color:#f3ece1;",
   hr: "border:0;border-top:1px solid #e7e5e4;margin:24px 0;",
 };
-
-/**
- * Dark mode, for the clients that honour it (Apple Mail, iOS, Outlook.com): the same layout in
- * dark colours, by class, since the inline styles are the light ones. Gmail's apps invert the light
- * colours themselves, which this layout survives: no background image, no text in a picture.
- */
-const DARK_MODE = `<style>
-:root { color-scheme: light dark; supported-color-schemes: light dark; }
-@media (prefers-color-scheme: dark) {
-  .pe-page { background-color: #1c1917 !important; }
-  .pe-card { background-color: #292524 !important; }
-  .pe-ink { color: #f5f5f4 !important; }
-  .pe-ember { color: #fbbf24 !important; }
-  .pe-muted { color: #d6d3d1 !important; }
-  .pe-code { background-color: #44403c !important; }
-}
-</style>`;
 
 /** The dark-mode class of each element the body renderer writes. */
 const ELEMENT_CLASSES: Record<string, string> = {
@@ -79,55 +71,57 @@ function withInlineStyles(html: string): string {
   });
 }
 
-export function mailEdition(effect: Effect, { siteUrl, texts }: MailSource): MailEdition {
+/**
+ * A link whose text is an address may be longer than a phone is wide, and mail clients disagree on
+ * every CSS way of breaking it (caniemail: `word-break`, `overflow-wrap`, `<wbr>`): a zero-width
+ * space after each `/ ? & = # .` lets it wrap everywhere; the link itself (`href`) is untouched.
+ */
+function breakableAddresses(html: string): string {
+  return html.replace(
+    /(<a\b[^>]*>)((?:https?:\/\/|www\.)[^<]*)(<\/a>)/g,
+    (_whole, open: string, text: string, close: string) =>
+      `${open}${text.replace(/([/?&=#.])(?=[^\s])/g, "$1\u200b")}${close}`,
+  );
+}
+
+export function mailEdition(effect: Effect, source: MailSource): MailEdition {
+  const { siteUrl, brandName, texts } = source;
   const url = absoluteUrl(siteUrl, effectPath(effect.date));
   const subject = `${texts.name}: ${effect.title}`;
-  const eyebrow = `${texts.name} · ${dayLabel(effect.date)}`;
-  const unsubscribe = UNSUBSCRIBE_PLACEHOLDER;
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="supported-color-schemes" content="light dark">
-<title>${escapeHtml(subject)}</title>
-${DARK_MODE}
-</head>
-<body class="pe-page" style="margin:0;padding:0;background-color:#faf6f0;">
-<div style="display:none;max-height:0;overflow:hidden;mso-hide:all;">${escapeHtml(effect.summary)}</div>
-<table class="pe-page" role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#faf6f0;">
-<tr><td align="center" style="padding:24px 12px;">
-<table class="pe-card" role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;border-radius:12px;">
-<tr><td class="pe-ember" style="padding:32px 32px 0;${SANS}font-size:13px;letter-spacing:2px;text-transform:uppercase;color:${EMBER};">${escapeHtml(eyebrow)}</td></tr>
-<tr><td style="padding:12px 32px 8px;"><h1 class="pe-ink" style="margin:0;${SANS}font-size:28px;line-height:1.2;color:${INK};">${escapeHtml(effect.title)}</h1></td></tr>
-<tr><td style="padding:16px 32px 8px;">
-${withInlineStyles(markdownToHtml(effect.body, siteUrl)).trim()}
-</td></tr>
-<tr><td style="padding:0 32px 32px;${SANS}font-size:15px;"><a class="pe-ember" href="${escapeHtml(url)}" style="color:${EMBER};font-weight:bold;text-decoration:underline;">${escapeHtml(texts.mail.readOnlineLabel)}</a></td></tr>
-</table>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;">
-<tr><td class="pe-muted" style="padding:20px 32px;${SANS}font-size:13px;line-height:1.5;color:#57534e;text-align:center;">${escapeHtml(texts.mail.reasonText)}<br><a class="pe-muted" href="${unsubscribe}" style="color:#57534e;text-decoration:underline;">${escapeHtml(texts.mail.unsubscribeLabel)}</a></td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>
-`;
-  const text = [
-    eyebrow.toUpperCase(),
-    "",
-    effect.title,
-    "=".repeat(Math.min(effect.title.length, 72)),
-    "",
-    markdownToText(effect.body, siteUrl),
-    "",
-    `${texts.mail.readOnlineLabel}: ${url}`,
-    "",
-    "--",
-    texts.mail.reasonText,
-    `${texts.mail.unsubscribeLabel}: ${unsubscribe}`,
-    "",
-  ].join("\n");
-  return { date: effect.date, subject, html, text, url };
+  const card = (blocks: MailBlock[], preheader: string, mailSubject: string) =>
+    renderMail({
+      subject: mailSubject,
+      preheader,
+      brandName,
+      eyebrow: `${texts.name} · ${dayLabel(effect.date)}`,
+      heading: effect.title,
+      blocks: [
+        ...blocks,
+        {
+          kind: "html",
+          html: breakableAddresses(withInlineStyles(markdownToHtml(effect.body, siteUrl))),
+          text: markdownToText(effect.body, siteUrl),
+        },
+        { kind: "button", label: texts.mail.readOnlineLabel, url },
+      ],
+      footer: {
+        text: texts.mail.reasonText,
+        linkLabel: texts.mail.unsubscribeLabel,
+        linkUrl: UNSUBSCRIBE_PLACEHOLDER,
+      },
+    });
+  const edition: MailEdition = { date: effect.date, subject, ...card([], effect.summary, subject), url };
+  if (source.welcome) {
+    const values = { newsletter: texts.name, brand: brandName, effect_title: effect.title };
+    const welcomeSubject = fillPlaceholders(source.welcome.subject, values);
+    edition.welcome = {
+      subject: welcomeSubject,
+      ...card(
+        [{ kind: "callout", text: fillPlaceholders(source.welcome.text, values) }],
+        fillPlaceholders(source.welcome.preheader, values),
+        welcomeSubject,
+      ),
+    };
+  }
+  return edition;
 }

@@ -4,14 +4,47 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { readSenderIdentity } from "../../src/content/read-brand.ts";
+import { readMailCopy, readSenderIdentity } from "../../src/content/read-brand.ts";
+import { mailEdition } from "../../src/effects/mail.ts";
+import type { MailCopy } from "../../supabase/functions/_shared/contract/mail-template.ts";
 import type { MailEdition } from "../../supabase/functions/_shared/effect-sending/edition.ts";
 import type { SqlQueryable } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { sha256Hex } from "../../supabase/functions/_shared/subscriptions/tokens.ts";
 
-export function fixtureEdition(date: string, siteUrl = "https://www.thepurposeeffect.example"): MailEdition {
+/**
+ * A small edition of `date`, its Effect titled "Small & steady <DATE>"; its welcome variant is the
+ * build's own (src/effects/mail.ts) with `mails` (default: content/newsletter.yaml's).
+ */
+export function fixtureEdition(
+  date: string,
+  siteUrl = "https://www.thepurposeeffect.example",
+  mails: MailCopy = readMailCopy(path.resolve(__dirname, "../../content")),
+): MailEdition {
   const url = `${siteUrl}/effects/${date}/`;
+  const { welcome } = mailEdition(
+    {
+      date,
+      file: `${date}.yaml`,
+      title: `Small & steady <${date}>`,
+      summary: "Show up.",
+      body: "Show up for the people who count on you.",
+    },
+    {
+      siteUrl,
+      brandName: "The Purpose Effect",
+      texts: {
+        name: "Effect of the Day",
+        mail: {
+          readOnlineLabel: "Read it online",
+          reasonText: "You subscribed.",
+          unsubscribeLabel: "Unsubscribe",
+        },
+      },
+      welcome: mails.welcome,
+    },
+  );
   return {
+    welcome,
     date,
     subject: `Effect of the Day: Small & steady <${date}>`,
     html: `<!DOCTYPE html>\n<html lang="en"><body><h1>Small &amp; steady</h1><p>Show up for the people who count on you.</p><p><a href="${url}">Read it online</a></p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p></body></html>\n`,

@@ -130,6 +130,8 @@ export async function startTestStack(
   postgresServerUrl?: string,
   /** What mail-events/ses fetches with (not for Deno). */
   fetch?: Fetch,
+  /** The content folder the stack reads its names and mails' words from (not for Deno); default `content/`. */
+  contentDir?: string,
 ): Promise<TestStack> {
   if (backend === "Deno") return startDenoTestStack(env, postgresServerUrl, false);
   if (backend === "Deno behind Supabase's gateway") return startDenoTestStack(env, postgresServerUrl, true);
@@ -162,7 +164,7 @@ export async function startTestStack(
     ...env,
   };
 
-  const start = () => startServer({ env: fullEnv, log, now, fetch });
+  const start = () => startServer({ env: fullEnv, log, now, fetch, contentDir });
   const stack: TestStack = {
     url: "",
     origin: "",

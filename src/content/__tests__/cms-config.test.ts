@@ -1,7 +1,7 @@
 import { readYaml } from "../yaml";
 import { readContent } from "../../../test/support/content";
 import { backendFromEnv, type CmsField, cmsConfig, cmsConfigYaml, EFFECTS_FOLDER } from "../cms-config";
-import { contentTypes, type FieldSpec, type ObjectSpec } from "../schema";
+import { contentTypes, type FieldSpec, isObjectSpec, type ObjectSpec } from "../schema";
 
 const config = cmsConfig();
 const patternOf = (field: CmsField) => new RegExp(field.pattern![0]);
@@ -19,7 +19,7 @@ function specPaths(spec: ObjectSpec, prefix = ""): string[] {
   return Object.entries(spec).flatMap(([name, fieldSpec]: [string, FieldSpec]) => {
     const at = `${prefix}${name}`;
     const [item] = Array.isArray(fieldSpec) ? (fieldSpec as readonly [FieldSpec]) : [fieldSpec];
-    const nested = typeof item === "object" && !Array.isArray(item) && !("oneOf" in item);
+    const nested = isObjectSpec(item);
     if (!nested) return [at];
     return [at, ...specPaths(item as ObjectSpec, Array.isArray(fieldSpec) ? `${at}[].` : `${at}.`)];
   });
@@ -80,6 +80,29 @@ describe("the CMS configuration", () => {
     expect(description.widget).toBe("text");
     expect("   ").not.toMatch(patternOf(description));
     expect("Own your choices.").toMatch(patternOf(description));
+  });
+
+  it("offers every mail's words, accepting the placeholders that mail knows and refusing others, as the build does", () => {
+    const mails = fileFields("newsletter").find((field) => field.name === "mails")!.fields!;
+    const group = (name: string) => mails.find((field) => field.name === name)!.fields!;
+    const expiryText = group("confirmation").find((field) => field.name === "expiryText")!;
+    expect(expiryText).toMatchObject({ widget: "text", hint: expect.stringContaining("{expiry}") });
+    const content = readContent<{ mails: Record<string, Record<string, string>> }>("newsletter").mails;
+    for (const [name, fields] of Object.entries(content)) {
+      for (const field of group(name)) expect(content[name][field.name]).toMatch(patternOf(field));
+      expect(Object.keys(fields).sort()).toEqual(
+        group(name)
+          .map((field) => field.name)
+          .sort(),
+      );
+    }
+    expect("Until {expiry}").toMatch(patternOf(expiryText));
+    expect("Until {when}").not.toMatch(patternOf(expiryText));
+    expect("Until {expiry").not.toMatch(patternOf(expiryText));
+    expect("  ").not.toMatch(patternOf(expiryText));
+    const welcomeSubject = group("welcome").find((field) => field.name === "subject")!;
+    expect("Welcome: {effect_title}").toMatch(patternOf(welcomeSubject));
+    expect("Link expires {expiry}").not.toMatch(patternOf(welcomeSubject));
   });
 
   it("lets an editor create an Effect of the Day named by its day, with only its own fields saved", () => {

@@ -13,7 +13,7 @@ import {
   type SelectionNode,
   type SelectionSetNode,
 } from "graphql";
-import { contentTypes, type FieldSpec, type ObjectSpec } from "../schema";
+import { contentTypes, type FieldSpec, isObjectSpec, type ObjectSpec } from "../schema";
 
 const ROOT = path.resolve(__dirname, "../../..");
 
@@ -33,8 +33,7 @@ function graphqlDocuments(): string[] {
   );
 }
 
-const isObject = (spec: FieldSpec): spec is ObjectSpec =>
-  typeof spec === "object" && !Array.isArray(spec) && !("oneOf" in spec);
+const isObject = isObjectSpec;
 
 /** The object a field's values have, looking through lists; null for a text. */
 function objectOf(spec: FieldSpec): ObjectSpec | null {

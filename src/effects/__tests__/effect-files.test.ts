@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readContent } from "../../../test/support/content";
-import type { EffectPages } from "../../content/schema";
+import type { EffectPages, Newsletter } from "../../content/schema";
 import { writeEffectFiles } from "../effect-files";
 
 const effect = (date: string) => ({
@@ -21,9 +21,15 @@ describe("the files an Effect has besides its page", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const texts = readContent<EffectPages>("effect-pages");
+  const { mails } = readContent<Newsletter>("newsletter");
 
   it("writes both feeds and a mail edition per published Effect", async () => {
-    await writeEffectFiles(dir, { published: [effect("2026-11-22"), effect("2026-11-21")], brand, texts });
+    await writeEffectFiles(dir, {
+      published: [effect("2026-11-22"), effect("2026-11-21")],
+      brand,
+      texts,
+      mails,
+    });
     const mail = JSON.parse(readFileSync(path.join(dir, "effects/2026-11-22/mail.json"), "utf8"));
     expect(mail).toMatchObject({ date: "2026-11-22", url: "https://site.example/effects/2026-11-22/" });
     expect(existsSync(path.join(dir, "effects/2026-11-21/mail.json"))).toBe(true);
@@ -35,7 +41,7 @@ describe("the files an Effect has besides its page", () => {
 
   it("writes no mail edition for an Effect after the real day, even in a build for a day to come", async () => {
     const published = [effect("2026-11-24"), effect("2026-11-23")];
-    await writeEffectFiles(dir, { published, brand, texts, today: "2026-11-23" });
+    await writeEffectFiles(dir, { published, brand, texts, mails, today: "2026-11-23" });
     expect(existsSync(path.join(dir, "effects/2026-11-23/mail.json"))).toBe(true);
     expect(existsSync(path.join(dir, "effects/2026-11-24/mail.json"))).toBe(false);
     // The welcome mail's Effect is the newest with a mail edition, never the day to come.
@@ -48,11 +54,16 @@ describe("the files an Effect has besides its page", () => {
 
   it("removes the mail edition an earlier build left for an Effect it no longer publishes", async () => {
     // An earlier build for a later day published the 23rd; its page is gone, its mail must go too.
-    await writeEffectFiles(dir, { published: [effect("2026-11-23"), effect("2026-11-22")], brand, texts });
+    await writeEffectFiles(dir, {
+      published: [effect("2026-11-23"), effect("2026-11-22")],
+      brand,
+      texts,
+      mails,
+    });
     mkdirSync(path.join(dir, "effects/2026-11-20"), { recursive: true });
     writeFileSync(path.join(dir, "effects/2026-11-20/index.html"), "<p>kept by Gatsby's own rules</p>");
     writeFileSync(path.join(dir, "effects/2026-11-20/mail.json"), "{}");
-    await writeEffectFiles(dir, { published: [effect("2026-11-22")], brand, texts });
+    await writeEffectFiles(dir, { published: [effect("2026-11-22")], brand, texts, mails });
     expect(existsSync(path.join(dir, "effects/2026-11-23"))).toBe(false);
     expect(existsSync(path.join(dir, "effects/2026-11-20/mail.json"))).toBe(false);
     expect(existsSync(path.join(dir, "effects/2026-11-20/index.html"))).toBe(true);
@@ -60,9 +71,15 @@ describe("the files an Effect has besides its page", () => {
   });
 
   it("names no latest edition when no Effect has a mail edition", async () => {
-    await writeEffectFiles(dir, { published: [effect("2026-11-22")], brand, texts });
+    await writeEffectFiles(dir, { published: [effect("2026-11-22")], brand, texts, mails });
     expect(existsSync(path.join(dir, "newsletter/latest.json"))).toBe(true);
-    await writeEffectFiles(dir, { published: [effect("2026-11-24")], brand, texts, today: "2026-11-23" });
+    await writeEffectFiles(dir, {
+      published: [effect("2026-11-24")],
+      brand,
+      texts,
+      mails,
+      today: "2026-11-23",
+    });
     expect(existsSync(path.join(dir, "newsletter/latest.json"))).toBe(false);
   });
 });

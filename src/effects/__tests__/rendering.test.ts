@@ -74,7 +74,11 @@ describe("the mail edition", () => {
       unsubscribeLabel: "Unsubscribe",
     },
   };
-  const mail = mailEdition(effect("2026-11-21", "Show up & start"), { siteUrl: SITE, texts });
+  const mail = mailEdition(effect("2026-11-21", "Show up & start"), {
+    siteUrl: SITE,
+    brandName: "The Purpose Effect",
+    texts,
+  });
 
   it("has the date, the subject, the page's address and both parts", () => {
     expect(mail.date).toBe("2026-11-21");

@@ -1,5 +1,6 @@
 import { ConfigError, configWarnings, parseConfig } from "../config.ts";
 import { parseSendingConfig } from "../effect-sending/sending-config.ts";
+import { contentIdentity } from "../../../../test/support/effect-fixtures.ts";
 import { mailSettings } from "../mail/list-headers.ts";
 
 describe("configuration", () => {
@@ -27,7 +28,12 @@ describe("configuration", () => {
     expect(config.allowedOrigins).toEqual(["https://thepurposeeffect.example", "https://preview.example"]);
     expect(config.rateLimitPerMinute).toBe(30);
     expect(config.resendCooldownSeconds).toBe(0);
-    const settings = mailSettings(config, { brandName: "B", newsletterName: "Daily Spark", timeZone: "UTC" });
+    const settings = mailSettings(config, {
+      ...contentIdentity(),
+      brandName: "B",
+      newsletterName: "Daily Spark",
+      timeZone: "UTC",
+    });
     expect(settings.listId).toBe("Daily Spark <daily-spark.thepurposeeffect.example>");
     expect(settings.mailFrom).toBe("Daily Spark <newsletter@thepurposeeffect.example>");
   });

@@ -73,3 +73,23 @@ export function dayLabel(day: string): string {
     new Date(`${day}T00:00:00Z`),
   );
 }
+
+/**
+ * How a moment reads in a mail, in `timeZone` (the brand's) and in words, never a UTC timestamp:
+ * "Wednesday, November 25 at 2:00 PM (Eastern Standard Time)".
+ */
+export function momentLabel(instant: Date, timeZone: string): string {
+  const format = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat("en-US", { timeZone, ...options }).formatToParts(instant);
+  const joined = (options: Intl.DateTimeFormatOptions) =>
+    format(options)
+      .map((part) => part.value)
+      .join("")
+      // ICU writes a narrow no-break space before AM and PM; a plain one reads the same everywhere.
+      .replace(/[\u202f\u00a0]/g, " ");
+  const day = joined({ weekday: "long", month: "long", day: "numeric" });
+  const time = joined({ hour: "numeric", minute: "2-digit" });
+  const zone =
+    format({ timeZoneName: "long" }).find((part) => part.type === "timeZoneName")?.value ?? timeZone;
+  return `${day} at ${time} (${zone})`;
+}

@@ -1,7 +1,7 @@
 /**
  * What the site's build publishes for the sender, and the sender reads: the contract between the
- * two, in one module both import (no imports here: the site's build reads it too, as it does
- * signup-result-pages.ts).
+ * two, in one module both import (it imports only the contract's mail-template.ts: the site's build
+ * reads it too, as it does signup-result-pages.ts).
  *
  * - `/effects/YYYY-MM-DD/mail.json`: an Effect's mail edition (`MailEdition`), with the
  *   `{{unsubscribe_url}}` placeholder the sender replaces per recipient.
@@ -10,6 +10,7 @@
  * - `/newsletter/latest.json`: the newest Effect with a mail edition (`LatestEdition`), which the
  *   welcome mail carries.
  */
+import type { MailCopy } from "./mail-template.ts";
 
 export interface MailEdition {
   date: string;
@@ -18,6 +19,11 @@ export interface MailEdition {
   text: string;
   /** The Effect's page. */
   url: string;
+  /**
+   * The same Effect as the welcome mail a new reader gets (content/newsletter.yaml
+   * `mails.welcome`), with the same placeholder. Absent in a mail.json built before it existed.
+   */
+  welcome?: { subject: string; html: string; text: string };
 }
 
 /**
@@ -34,8 +40,10 @@ export interface SenderIdentity {
   brandName: string;
   /** content/effect-pages.yaml `name`: the subject, the sender's name, the List-Id. */
   newsletterName: string;
-  /** content/brand.yaml `timeZone`: the day SEND_AT is counted in. */
+  /** content/brand.yaml `timeZone`: the day SEND_AT is counted in, and the mails' times. */
   timeZone: string;
+  /** content/newsletter.yaml `mails`: the words of the confirmation, the reminder and the welcome. */
+  mails: MailCopy;
 }
 
 export const SENDER_IDENTITY_PATH = "/newsletter/sender.json";

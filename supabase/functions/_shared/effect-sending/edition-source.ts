@@ -4,6 +4,7 @@
  * The site is the one source of truth for what is mailed, so the sender needs no copy of the content.
  */
 import { isCalendarDay } from "../contract/calendar-day.ts";
+import { mailCopyProblems } from "../contract/mail-template.ts";
 import {
   type IdentitySource,
   LATEST_EDITION_PATH,
@@ -70,7 +71,7 @@ export function publishedLatestEdition(
   };
 }
 
-/** A parsed sender.json, checked: both names and a time zone this runtime knows. */
+/** A parsed sender.json, checked: both names, a time zone this runtime knows, and the mails' words. */
 export function parseSenderIdentity(value: unknown, source: string): SenderIdentity {
   const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
   for (const field of ["brandName", "newsletterName", "timeZone"]) {
@@ -83,10 +84,14 @@ export function parseSenderIdentity(value: unknown, source: string): SenderIdent
   } catch {
     throw new EditionError(`${source}: "${identity.timeZone}" is not a time zone`);
   }
+  const problems = mailCopyProblems(record.mails);
+  if (problems.length > 0)
+    throw new EditionError(`${source}: ${problems.join("; ")} (content/newsletter.yaml, rebuild the site)`);
   return {
     brandName: identity.brandName,
     newsletterName: identity.newsletterName,
     timeZone: identity.timeZone,
+    mails: identity.mails,
   };
 }
 

@@ -34,27 +34,54 @@ export function parseEdition(value: unknown, date: string, source: string): Mail
     if (!edition[part].includes(UNSUBSCRIBE_PLACEHOLDER))
       throw new EditionError(`${source}: "${part}" has no ${UNSUBSCRIBE_PLACEHOLDER} placeholder`);
   }
-  return { date, subject: edition.subject, html: edition.html, text: edition.text, url: edition.url };
+  const checked: MailEdition = {
+    date,
+    subject: edition.subject,
+    html: edition.html,
+    text: edition.text,
+    url: edition.url,
+  };
+  if (record.welcome !== undefined) checked.welcome = parseWelcome(record.welcome, source);
+  return checked;
+}
+
+/** The edition's welcome variant: a subject and both parts, each with the unsubscribe placeholder. */
+function parseWelcome(value: unknown, source: string): NonNullable<MailEdition["welcome"]> {
+  const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  for (const field of ["subject", "html", "text"]) {
+    if (typeof record[field] !== "string" || (record[field] as string).trim() === "")
+      throw new EditionError(`${source}: field "welcome.${field}" is missing or empty`);
+  }
+  const welcome = record as { subject: string; html: string; text: string };
+  for (const part of ["html", "text"] as const) {
+    if (!welcome[part].includes(UNSUBSCRIBE_PLACEHOLDER))
+      throw new EditionError(`${source}: "welcome.${part}" has no ${UNSUBSCRIBE_PLACEHOLDER} placeholder`);
+  }
+  return { subject: welcome.subject, html: welcome.html, text: welcome.text };
 }
 
 /**
- * The mail for one recipient, whose unsubscribe link carries `unsubscribeToken`; with their
+ * The mail for one recipient, whose unsubscribe link carries `unsubscribeToken`: the edition, or
+ * with `as: "welcome"` its welcome variant (the site's build renders both). With their
  * `subscriberId` (not for a test send), its envelope sender names them (VERP).
  */
 export function effectMail(
   settings: MailSettings,
   edition: MailEdition,
   recipient: { to: string; unsubscribeToken: string; subscriberId?: string },
-  mail: "effect" | "welcome" = "effect",
+  as: "effect" | "welcome" = "effect",
 ): MailMessage {
   const page = unsubscribePageUrl(settings, recipient.unsubscribeToken);
+  const parts = as === "welcome" ? edition.welcome : edition;
+  if (!parts)
+    throw new EditionError(`The Effect of ${edition.date}'s mail.json has no welcome: rebuild the site`);
   return {
     from: settings.mailFrom,
     to: recipient.to,
-    subject: edition.subject,
-    html: edition.html.split(UNSUBSCRIBE_PLACEHOLDER).join(escapeHtml(page)),
-    text: edition.text.split(UNSUBSCRIBE_PLACEHOLDER).join(page),
+    subject: parts.subject,
+    html: parts.html.split(UNSUBSCRIBE_PLACEHOLDER).join(escapeHtml(page)),
+    text: parts.text.split(UNSUBSCRIBE_PLACEHOLDER).join(page),
     headers: listHeaders(settings, recipient.unsubscribeToken),
-    ...envelopeSender(settings, mail, recipient.subscriberId),
+    ...envelopeSender(settings, as, recipient.subscriberId),
   };
 }

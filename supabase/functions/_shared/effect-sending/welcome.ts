@@ -1,6 +1,8 @@
 /**
  * The welcome mail: after a confirmation, the reader gets the latest published Effect, the daily
- * mail itself (its own unsubscribe link), under a welcoming subject. It is a job in the durable
+ * mail itself (its own unsubscribe link), in the welcome variant the site's build renders of it
+ * (`welcome` in its mail.json: a welcoming subject and greeting, content/newsletter.yaml
+ * `mails.welcome`). It is a job in the durable
  * mail queue (`mail/mail-queue.ts`, queued in the confirmation's transaction), with the
  * confirmation's delivery promises, and it is recorded as that edition's delivery to the reader
  * (`delivery-store.ts`, `claimWelcome`), so the day's send never mails them that Effect again.
@@ -66,6 +68,11 @@ export function createWelcome(deps: WelcomeDeps): WelcomeDelivery {
         await queue.abandon(job.id, "No Effect is published yet: nothing to welcome with");
         return;
       }
+      const welcome = latest.welcome;
+      if (!welcome) {
+        // A mail.json built before the welcome was: the next build publishes it.
+        return retryLater(job, `The Effect of ${latest.date}'s mail.json has no welcome: rebuild the site`);
+      }
       const at = now();
       const claimed = await store.claimWelcome(
         latest,
@@ -82,9 +89,10 @@ export function createWelcome(deps: WelcomeDeps): WelcomeDelivery {
         );
         return;
       }
+      // The welcome variant the site's build rendered of this Effect (its subject, greeting and card).
       const mail = effectMail(
         settings,
-        claimed.edition,
+        { ...claimed.edition, welcome },
         {
           to: claimed.delivery.recipient,
           unsubscribeToken: claimed.delivery.unsubscribeToken,
@@ -95,7 +103,6 @@ export function createWelcome(deps: WelcomeDeps): WelcomeDelivery {
       try {
         await mailer.send({
           ...mail,
-          subject: `Welcome to ${settings.newsletterName}: ${claimed.edition.subject}`,
           reference: `welcome-${claimed.delivery.id}`,
           // Each attempt carries a fresh unsubscribe token, so it is a new request.
           idempotencyKey: `mail-job-${job.id}-${job.attempts}`,

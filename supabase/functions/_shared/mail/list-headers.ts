@@ -5,6 +5,7 @@
  * unsubscribe button and its one-click post (RFC 2919 List-Id, RFC 2369 List-Unsubscribe, RFC 8058).
  */
 import type { Config } from "../config.ts";
+import type { MailCopy } from "../contract/mail-template.ts";
 import type { SenderIdentity } from "../contract/published.ts";
 import { bounceAddress, type BounceMailKind, type BounceSettings } from "./bounce-token.ts";
 
@@ -18,6 +19,10 @@ export interface MailSettings {
   listId: string;
   /** `BOUNCE_ADDRESS` and its key: each mail to a subscriber gets its own envelope sender (VERP). */
   bounce?: BounceSettings | null;
+  /** The brand's time zone, in which a mail tells a time. */
+  timeZone: string;
+  /** The mails' words (content/newsletter.yaml `mails:`). */
+  mails: MailCopy;
 }
 
 const slug = (text: string): string =>
@@ -32,7 +37,7 @@ export function mailSettings(
   identity: SenderIdentity,
 ): MailSettings {
   const host = new URL(config.siteUrl).hostname;
-  const { newsletterName, brandName } = identity;
+  const { newsletterName, brandName, timeZone, mails } = identity;
   return {
     siteUrl: config.siteUrl,
     functionsUrl: config.functionsUrl,
@@ -43,6 +48,8 @@ export function mailSettings(
     brandName,
     listId: `${newsletterName} <${slug(newsletterName)}.${host}>`,
     bounce: config.bounce ?? null,
+    timeZone,
+    mails,
   };
 }
 

@@ -1,4 +1,5 @@
 import { parseConfig } from "../../config.ts";
+import { contentIdentity } from "../../../../../test/support/effect-fixtures.ts";
 import { mailSettings } from "../../mail/list-headers.ts";
 import { classifySendError, createMailPace } from "../delivery-decisions.ts";
 import { effectMail, parseEdition } from "../edition.ts";
@@ -18,7 +19,7 @@ describe("an Effect's mail for one recipient", () => {
       SITE_URL: "https://site.example/news&views",
       FUNCTIONS_URL: "https://fn.example/functions/v1",
     }),
-    { brandName: "The Purpose Effect", newsletterName: "Effect of the Day", timeZone: "America/New_York" },
+    contentIdentity(),
   );
 
   it("puts the recipient's own link in both parts, escaped in HTML, and the one-click headers", () => {

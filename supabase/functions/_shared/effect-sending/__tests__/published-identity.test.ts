@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { contentIdentity } from "../../../../../test/support/effect-fixtures.ts";
 import { SENDER_IDENTITY_PATH } from "../../contract/published.ts";
 import { publishedIdentity } from "../edition-source.ts";
 
@@ -12,6 +13,7 @@ const IDENTITY = {
   brandName: "The Purpose Effect",
   newsletterName: "Effect of the Day",
   timeZone: "America/Chicago",
+  mails: contentIdentity().mails,
 };
 
 describe("the sender's identity from the site", () => {
@@ -52,6 +54,23 @@ describe("the sender's identity from the site", () => {
     );
     answer = { status: 200, body: { ...IDENTITY, timeZone: "Mars/Olympus" } };
     await expect(publishedIdentity(url)()).rejects.toThrow(/"Mars\/Olympus" is not a time zone/);
+    answer = { status: 200, body: IDENTITY };
+  });
+
+  it("refuses mails' words that are missing or use a placeholder the mail does not know", async () => {
+    const { mails } = IDENTITY;
+    answer = {
+      status: 200,
+      body: { ...IDENTITY, mails: { ...mails, reminder: { ...mails.reminder, subject: "Hi {name}" } } },
+    };
+    await expect(publishedIdentity(url)()).rejects.toThrow(
+      /"mails\.reminder\.subject" has an unknown placeholder \{name\} \(it may use \{newsletter\}, \{brand\}, \{expiry\}\)/,
+    );
+    const { welcome: _gone, ...withoutWelcome } = mails;
+    answer = { status: 200, body: { ...IDENTITY, mails: withoutWelcome } };
+    await expect(publishedIdentity(url)()).rejects.toThrow(
+      /"mails\.welcome\.subject" must be a non-empty text/,
+    );
     answer = { status: 200, body: IDENTITY };
   });
 });
