@@ -77,6 +77,12 @@ export async function createSmtpCapture(options: SmtpCaptureOptions = {}): Promi
         server?.once("error", reject);
         server?.listen(port, "127.0.0.1", () => resolve());
       });
+      // A client killed mid-session (the tests' kill -9) resets its connection: smtp-server reports
+      // it as the server's error, which without a listener would end the test process.
+      server.on("error", (error: Error & { code?: string }) => {
+        if (error.code !== "ECONNRESET" && error.code !== "EPIPE")
+          console.warn(`SMTP capture: ${error.message}`);
+      });
     },
     async stop() {
       const running = server;
