@@ -33,6 +33,8 @@ export interface ResendRequest {
   idempotencyKey: string | undefined;
   status: number | "dropped";
   mails: number;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 export interface ResendStandInOptions {
@@ -121,7 +123,7 @@ export async function startResendStandIn(options: ResendStandInOptions = {}): Pr
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? "/", "http://stand-in").pathname;
     const idempotencyKey = request.headers["idempotency-key"] as string | undefined;
-    const log: ResendRequest = { path, idempotencyKey, status: 0, mails: 0 };
+    const log: ResendRequest = { path, idempotencyKey, status: 0, mails: 0, at: Date.now() };
     requests.push(log);
     const body = await readBody(request);
     const answer = (status: number, send: () => void) => {
