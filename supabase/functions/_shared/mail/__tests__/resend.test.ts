@@ -61,7 +61,7 @@ describe("the Resend transport", () => {
       "batch-1",
     );
     expect(resend.requests).toEqual([
-      { path: "/emails/batch", idempotencyKey: "batch-1", status: 200, mails: 100 },
+      { path: "/emails/batch", idempotencyKey: "batch-1", status: 200, mails: 100, at: expect.any(Number) },
     ]);
     for (const address of addresses) expect(resend.received(address)).toBe(1);
     expect(resend.mails[42].headers["List-Unsubscribe"]).toBe(
