@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import satori from "satori";
 import sharp from "sharp";
@@ -23,7 +23,7 @@ export const CARD_HEIGHT = 630;
  * The drawing's own version: change it with the layout below, so every card is drawn again. The
  * libraries' versions are part of the cache key too.
  */
-const DRAWING_VERSION = "1";
+const DRAWING_VERSION = "3";
 
 /** The site's colours (tailwind.config.js). */
 const INK = "#1c1917";
@@ -112,8 +112,9 @@ export async function cardSvg(content: CardContent): Promise<string> {
             fontSize: size,
             lineHeight: 1.02,
             textTransform: "uppercase",
-            maxHeight: size * 1.02 * 3,
-            overflow: "hidden",
+            // A title longer than three lines ends in an ellipsis rather than a word cut in half.
+            display: "block",
+            lineClamp: 3,
           },
           content.title,
         ),
@@ -124,10 +125,15 @@ export async function cardSvg(content: CardContent): Promise<string> {
   return satori(card as never, { width: CARD_WIDTH, height: CARD_HEIGHT, fonts: fonts() });
 }
 
-/** The card as a PNG of at most 64 colours: a flat card with anti-aliased text needs no more. */
+/**
+ * The card as a PNG of 16 colours: four flat colours and the edges of anti-aliased text need no
+ * more. Choosing the palette is most of a card's cost, so at its fastest setting and undithered,
+ * with zlib's default level: about 12 KB, a third of the time of the finest settings for 3% more
+ * bytes (`npm run bench:cards`).
+ */
 export async function drawCard(content: CardContent): Promise<Buffer> {
   return sharp(Buffer.from(await cardSvg(content)))
-    .png({ palette: true, colours: 64, effort: 7, compressionLevel: 9 })
+    .png({ palette: true, colours: 16, effort: 1, dither: 0, compressionLevel: 6 })
     .toBuffer();
 }
 
@@ -139,8 +145,15 @@ export function cardKey(content: CardContent): string {
     .slice(0, 32);
 }
 
-/** The cards' cache: `.cache/effect-cards/` beside the build's (git-ignored; `gatsby clean` empties it). */
-export const CARD_CACHE_DIR = path.join(".cache", "effect-cards");
+/**
+ * The cards' cache, git-ignored. Not in Gatsby's `.cache/`, which Gatsby empties whenever
+ * package.json or its own files change: a year of cards would then be drawn again for nothing.
+ * The key says everything a card depends on, so the site's and the tests' builds can share it.
+ */
+export const CARD_CACHE_DIR = ".effect-cards";
+
+/** A cached card no build has used for this long is deleted. */
+const UNUSED_CARD_DAYS = 30;
 
 /**
  * The card's PNG from the cache, or drawn and put there; `drawn` says which. A card is written
@@ -193,20 +206,41 @@ export async function writeEffectCards(
   { published, brand, eyebrow, cacheDir = CARD_CACHE_DIR }: CardsSource,
 ): Promise<{ drawn: number; cached: number }> {
   const counts = { drawn: 0, cached: 0 };
+  const used = new Set<string>();
   const fileOf = (date: string) => path.join(publicDir, ...effectCardPath(date).split("/"));
   await removeStaleCards(path.dirname(path.dirname(fileOf("x"))), new Set(published.map((e) => e.date)));
   // A few at a time: drawing is CPU work, and the cache reads overlap it.
   const queue = [...published];
   const worker = async () => {
     for (let effect = queue.shift(); effect; effect = queue.shift()) {
-      const { png, drawn } = await cachedCard(cardContent(effect, { brand, eyebrow }), cacheDir);
+      const content = cardContent(effect, { brand, eyebrow });
+      used.add(`${cardKey(content)}.png`);
+      const { png, drawn } = await cachedCard(content, cacheDir);
       counts[drawn ? "drawn" : "cached"] += 1;
       await mkdir(path.dirname(fileOf(effect.date)), { recursive: true });
       await writeFile(fileOf(effect.date), png);
     }
   };
   await Promise.all([worker(), worker()]);
+  await pruneCache(cacheDir, used);
   return counts;
+}
+
+/**
+ * Deletes the cached cards this build did not use and none has used for `UNUSED_CARD_DAYS`: the
+ * cards of edited titles, of Effects deleted, of an older drawing. (A card's time is when it was
+ * drawn or last used.)
+ */
+async function pruneCache(cacheDir: string, used: ReadonlySet<string>): Promise<void> {
+  if (used.size === 0) return;
+  const now = new Date();
+  await Promise.all([...used].map((name) => utimes(path.join(cacheDir, name), now, now)));
+  const before = now.getTime() - UNUSED_CARD_DAYS * 86_400_000;
+  for (const name of await readdir(cacheDir)) {
+    if (used.has(name)) continue;
+    const file = path.join(cacheDir, name);
+    if ((await stat(file)).mtimeMs < before) await rm(file, { force: true });
+  }
 }
 
 async function removeStaleCards(effectsDir: string, published: ReadonlySet<string>): Promise<void> {

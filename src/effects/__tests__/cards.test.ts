@@ -6,12 +6,21 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { differingShare, pngSize } from "../../../test/support/png";
-import { CARD_HEIGHT, CARD_WIDTH, cachedCard, cardContent, drawCard, writeEffectCards } from "../cards";
+import {
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  cachedCard,
+  cardContent,
+  cardKey,
+  drawCard,
+  writeEffectCards,
+} from "../cards";
 
 const brand = { name: "The Purpose Effect", siteUrl: "https://thepurposeeffect.example" };
 const eyebrow = "Effect of the Day";
@@ -73,6 +82,28 @@ describe("an Effect's social card", () => {
       cached: 1,
     });
     expect(readFileSync(cardOf("2026-11-21")).equals(before)).toBe(false);
+  });
+
+  it("leaves the cache with the cards in use, and those of the last 30 days", async () => {
+    const cache = path.join(dir, "cache");
+    const site = path.join(dir, "public");
+    const longAgo = new Date(Date.now() - 40 * 86_400_000);
+    const source = { brand, eyebrow, cacheDir: cache };
+    await writeEffectCards(site, { ...source, published: [{ date: "2026-11-21", title: "Old title" }] });
+    await writeEffectCards(site, { ...source, published: [{ date: "2026-11-21", title: "Recent title" }] });
+    const [oldCard, recentCard] = [content("Old title"), content("Recent title")].map(
+      (shown) => `${cardKey(shown)}.png`,
+    );
+    for (const name of readdirSync(cache)) utimesSync(path.join(cache, name), longAgo, longAgo);
+    const inUse = { date: "2026-11-22", title: "In use" };
+    await writeEffectCards(site, {
+      ...source,
+      published: [inUse, { date: "2026-11-21", title: "Recent title" }],
+    });
+    expect(readdirSync(cache).sort()).toEqual(
+      [recentCard, `${cardKey(content("In use", "2026-11-22"))}.png`].sort(),
+    );
+    expect(readdirSync(cache)).not.toContain(oldCard);
   });
 
   it("is removed with its folder when its Effect is no longer published; another day's files stay", async () => {
