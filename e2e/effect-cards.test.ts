@@ -63,14 +63,15 @@ describeInBrowser("each Effect's social card", () => {
       const png = Buffer.from(await response.arrayBuffer());
       expect(await pngSize(png)).toEqual({ format: "png", width: CARD_WIDTH, height: CARD_HEIGHT });
       // The title is drawn: the card is the one drawn for this Effect, and a card of the same day
-      // without its title differs from it below the brand's bar, which stays the same.
+      // without its title differs from it below the brand's bar, which stays the same (but for
+      // a few edge pixels: each card picks its own 16 colours).
       const [expected, untitled] = await Promise.all([
         drawCard(cardContent(effect, cardOptions)),
         drawCard(cardContent({ ...effect, title: " " }, cardOptions)),
       ]);
       expect(await differingShare(png, expected)).toBe(0);
       expect(await differingShare(png, untitled)).toBeGreaterThan(0.01);
-      expect(await differingShare(png, untitled, HEADER)).toBe(0);
+      expect(await differingShare(png, untitled, HEADER)).toBeLessThan(0.001);
     },
   );
 

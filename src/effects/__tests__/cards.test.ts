@@ -42,9 +42,10 @@ describe("an Effect's social card", () => {
     ]);
     expect(await pngSize(card)).toEqual({ format: "png", width: CARD_WIDTH, height: CARD_HEIGHT });
     expect(card.length).toBeLessThan(40_000);
-    // Another title changes the card where the title is, and not the brand's bar above it.
+    // Another title changes the card where the title is, and not the brand's bar above it (but
+    // for a few edge pixels: each card picks its own 16 colours).
     expect(await differingShare(card, other)).toBeGreaterThan(0.01);
-    expect(await differingShare(card, other, HEADER)).toBe(0);
+    expect(await differingShare(card, other, HEADER)).toBeLessThan(0.001);
   });
 
   it("is drawn once: the cache answers for an unchanged Effect, a changed title is drawn again", async () => {
