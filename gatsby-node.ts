@@ -35,6 +35,7 @@ import {
 } from "./src/effects/effects";
 import { EFFECT_TYPE, effectOfFile, effectResolvers, effectTypeDefs } from "./src/effects/effect-nodes";
 import { writeEffectFiles } from "./src/effects/effect-files";
+import { CARD_CACHE_DIR, writeEffectCards } from "./src/effects/cards";
 import { archivePath } from "./src/effects/paths";
 import { dayIn } from "./supabase/functions/_shared/contract/calendar-day";
 import { archivePages, effectPages, type ArchivePageContext } from "./src/effects/publication";
@@ -232,7 +233,9 @@ export const createPages: GatsbyNode["createPages"] = async ({ actions, reporter
 
 interface PostBuildData {
   brand: Pick<Brand, "name" | "siteUrl" | "timeZone"> & { author: Pick<Brand["author"], "name"> };
-  effectPages: Pick<EffectPages, "name" | "description" | "mail">;
+  effectPages: Pick<EffectPages, "name" | "description" | "mail"> & {
+    effect: Pick<EffectPages["effect"], "eyebrow">;
+  };
   newsletter: Pick<Newsletter, "mails">;
   /** The archive's first page, absent when createPages stopped. */
   archive: { pageContext: ArchivePageContext } | null;
@@ -240,7 +243,7 @@ interface PostBuildData {
 }
 
 // The files beside the pages: robots.txt, _headers for the hosts that read it, and the Effects'
-// feeds and mail editions, from the Effects the pages were made of.
+// feeds, mail editions and social cards, from the Effects the pages were made of.
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
   const { data, errors } = await graphql<PostBuildData>(
     `
@@ -256,8 +259,13 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
         effectPages {
           name
           description
+          effect {
+            eyebrow
+          }
           mail {
             readOnlineLabel
+            shareText
+            shareLinkLabel
             reasonText
             unsubscribeLabel
           }
@@ -323,13 +331,24 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
   await writeHostHeaders("public");
   if (!data.archive) return;
   const today = data.archive.pageContext.publishedUpTo;
+  const published = publishedEffects(data.allEffect.nodes, today);
   await writeEffectFiles("public", {
-    published: publishedEffects(data.allEffect.nodes, today),
+    published,
     brand: data.brand,
     texts: data.effectPages,
     mails: data.newsletter.mails,
     today: dayIn(data.brand.timeZone, new Date()),
   });
+  const started = performance.now();
+  const cards = await writeEffectCards("public", {
+    published,
+    brand: data.brand,
+    eyebrow: data.effectPages.effect.eyebrow,
+  });
+  reporter.info(
+    `Effect cards: ${cards.drawn} drawn, ${cards.cached} from the cache (${CARD_CACHE_DIR}), ` +
+      `in ${Math.round(performance.now() - started)} ms`,
+  );
   // Which day and which Effects this build published, so a test or `npm start` can tell a build
   // made for another day from a current one (scripts/site-build.ts).
   const record: PublicationRecord = { today, effectsDir: effectsDir() };

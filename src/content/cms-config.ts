@@ -112,7 +112,7 @@ export function cmsField(name: string, spec: FieldSpec): CmsField {
     return {
       ...base,
       widget: LONG_TEXT.test(name) ? "text" : "string",
-      hint: `You may use ${names.map((known) => `{${known}}`).join(", ")}: each is replaced in the mail.`,
+      hint: `You may use ${names.map((known) => `{${known}}`).join(", ")}: each is replaced by its value.`,
       pattern: placeholderPattern(names),
     };
   }

@@ -188,8 +188,31 @@ const effectPagesFields = {
     newerLabel: "text",
     olderLabel: "text",
   },
-  effect: { eyebrow: "text", previousLabel: "text", nextLabel: "text", archiveLabel: "text" },
-  mail: { readOnlineLabel: "text", reasonText: "text", unsubscribeLabel: "text" },
+  effect: {
+    eyebrow: "text",
+    previousLabel: "text",
+    nextLabel: "text",
+    archiveLabel: "text",
+    // What the page's social card shows, for people who cannot see it (src/effects/cards.ts).
+    cardAlt: { placeholders: ["title", "date", "brand"] },
+    share: {
+      label: "text",
+      sharedTitle: "text",
+      sharedText: "text",
+      copiedTitle: "text",
+      copiedText: "text",
+      failedTitle: "text",
+      failedText: "text",
+    },
+  },
+  mail: {
+    readOnlineLabel: "text",
+    // The line under the button on how to pass the Effect on; {link} is the page's link.
+    shareText: { placeholders: ["link"] },
+    shareLinkLabel: "text",
+    reasonText: "text",
+    unsubscribeLabel: "text",
+  },
 } as const satisfies ObjectSpec;
 
 /**

@@ -103,6 +103,13 @@ export function mailEdition(effect: Effect, source: MailSource): MailEdition {
           text: markdownToText(effect.body, siteUrl),
         },
         { kind: "button", label: texts.mail.readOnlineLabel, url },
+        // How to pass it on: forwarded, or its page's link, which shows the Effect's own card.
+        {
+          kind: "paragraph",
+          small: true,
+          text: texts.mail.shareText,
+          link: { label: texts.mail.shareLinkLabel, url },
+        },
       ],
       footer: {
         text: texts.mail.reasonText,

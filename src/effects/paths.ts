@@ -8,3 +8,6 @@ export const JSON_FEED_PATH = "/effects/feed.json";
 
 /** The feeds' title, as the feeds carry it and as every page's `<link rel="alternate">` names it. */
 export const feedTitle = (name: string, brandName: string): string => `${name} | ${brandName}`;
+
+/** An Effect's social card (src/effects/cards.ts), beside its page. */
+export const effectCardPath = (date: string): string => `${effectPath(date)}card.png`;

@@ -5,6 +5,10 @@ import { EffectNeighbours } from "../components/effects/effect-neighbours";
 import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";
 import { Seo } from "../components/seo/seo";
 import { effectStructuredData } from "../components/seo/effect-structured-data";
+import { absoluteUrl } from "../components/seo/structured-data";
+import { ShareEffect } from "../components/effects/share-effect";
+import { effectCardPath, effectPath } from "../effects/paths";
+import { fillPlaceholders } from "../../supabase/functions/_shared/contract/mail-template";
 import type { EffectFields } from "../effects/effect-nodes";
 import type { EffectLink, EffectPageContext } from "../effects/publication";
 
@@ -20,7 +24,13 @@ export default function EffectPage({ data }: PageProps<EffectPageData, EffectPag
   const { effect } = data.effectPages;
   return (
     <EffectsFrame data={data}>
-      <EffectArticle effect={data.effect} eyebrow={effect.eyebrow} />
+      <EffectArticle effect={data.effect} eyebrow={effect.eyebrow}>
+        <ShareEffect
+          title={data.effect.title}
+          url={absoluteUrl(data.brand.siteUrl, effectPath(data.effect.date))}
+          texts={effect.share}
+        />
+      </EffectArticle>
       <EffectNeighbours
         previous={data.previous.nodes[0] ?? null}
         next={data.next.nodes[0] ?? null}
@@ -38,6 +48,14 @@ export const Head: HeadFC<EffectPageData, EffectPageContext> = ({ data, location
     description={data.effect.summary}
     pathname={location.pathname}
     publishedAt={data.effect.publishedAt}
+    image={{
+      path: effectCardPath(data.effect.date),
+      alt: fillPlaceholders(data.effectPages.effect.cardAlt, {
+        title: data.effect.title,
+        date: data.effect.dateLabel,
+        brand: data.brand.name,
+      }),
+    }}
     structuredData={effectStructuredData(data.brand, {
       headline: data.effect.title,
       description: data.effect.summary,
@@ -50,6 +68,20 @@ export const Head: HeadFC<EffectPageData, EffectPageContext> = ({ data, location
 export const query = graphql`
   query EffectPage($date: Date!, $publishedUpTo: Date!) {
     ...EffectsPageContent
+    effectPages {
+      effect {
+        cardAlt
+        share {
+          label
+          sharedTitle
+          sharedText
+          copiedTitle
+          copiedText
+          failedTitle
+          failedText
+        }
+      }
+    }
     effect(date: { eq: $date }) {
       date
       dateLabel

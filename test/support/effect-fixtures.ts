@@ -36,6 +36,8 @@ export function fixtureEdition(
         name: "Effect of the Day",
         mail: {
           readOnlineLabel: "Read it online",
+          shareText: "Know someone who needs this today? Forward this e-mail, or share {link}.",
+          shareLinkLabel: "the Effect's page",
           reasonText: "You subscribed.",
           unsubscribeLabel: "Unsubscribe",
         },

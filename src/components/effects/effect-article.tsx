@@ -1,13 +1,16 @@
 // An Effect's text.
+import type React from "react";
 import type { EffectFields } from "../../effects/effect-nodes";
 
 interface EffectArticleProps {
   effect: Pick<EffectFields, "date" | "dateLabel" | "title" | "html">;
   eyebrow: string;
+  /** The share button under the body, when the page has one. */
+  children?: React.ReactNode;
 }
 
 /** One Effect of the Day: its day, its title and its body. */
-export function EffectArticle({ effect, eyebrow }: EffectArticleProps) {
+export function EffectArticle({ effect, eyebrow, children }: EffectArticleProps) {
   return (
     <article aria-labelledby="effect-title" className="bg-cream px-5 py-14 sm:px-8 sm:py-20">
       <div className="mx-auto max-w-3xl">
@@ -20,6 +23,7 @@ export function EffectArticle({ effect, eyebrow }: EffectArticleProps) {
         {/* Rendered at build time from the editor's Markdown, which the build refuses with raw HTML in it
             (src/effects/markdown.ts). */}
         <div className="effect-body mt-8" dangerouslySetInnerHTML={{ __html: effect.html }} />
+        {children}
       </div>
     </article>
   );

@@ -16,6 +16,8 @@ interface SeoProps {
   structuredData?: Record<string, unknown>;
   /** An article (an Effect) rather than a website page, published at this ISO 8601 moment. */
   publishedAt?: string;
+  /** The page's own social card (1200x630, a path on the site); otherwise the brand's generic one. */
+  image?: { path: string; alt: string };
 }
 
 /** Everything in <head> for search and sharing, from the brand's content. */
@@ -28,10 +30,12 @@ export function Seo({
   noindex,
   structuredData,
   publishedAt,
+  image: ownImage,
 }: SeoProps) {
   const fullTitle = title ? `${title} | ${brand.name}` : `${brand.name} | ${brand.hero.tagline}`;
   const url = absoluteUrl(brand.siteUrl, pathname);
-  const image = absoluteUrl(brand.siteUrl, brand.socialImage);
+  const image = absoluteUrl(brand.siteUrl, ownImage?.path ?? brand.socialImage);
+  const imageAlt = ownImage?.alt ?? brand.socialImageAlt;
   const feeds = feedTitle(newsletterName, brand.name);
   return (
     <>
@@ -62,12 +66,12 @@ export function Seo({
       <meta property="og:image" content={image} />
       <meta property="og:image:width" content="1200" />
       <meta property="og:image:height" content="630" />
-      <meta property="og:image:alt" content={brand.socialImageAlt} />
+      <meta property="og:image:alt" content={imageAlt} />
       <meta name="twitter:card" content="summary_large_image" />
       <meta name="twitter:title" content={fullTitle} />
       <meta name="twitter:description" content={description} />
       <meta name="twitter:image" content={image} />
-      <meta name="twitter:image:alt" content={brand.socialImageAlt} />
+      <meta name="twitter:image:alt" content={imageAlt} />
       {structuredData ? (
         // Serialised by hand: React would escape the quotes of a text child. "<" is escaped so the
         // JSON can never close the script element.

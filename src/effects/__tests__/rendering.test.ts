@@ -70,6 +70,8 @@ describe("the mail edition", () => {
     name: "Effect of the Day",
     mail: {
       readOnlineLabel: "Read it on the web",
+      shareText: "Know someone who needs this today? Forward this e-mail, or share {link}.",
+      shareLinkLabel: "the Effect's page",
       reasonText: "You subscribed.",
       unsubscribeLabel: "Unsubscribe",
     },
@@ -101,6 +103,21 @@ describe("the mail edition", () => {
     for (const tag of mail.html.match(/<(p|ul|ol|li|a)\b[^>]*>/g) ?? []) expect(tag).toContain('style="');
     expect(mail.html).toContain("<title>Effect of the Day: Show up &amp; start</title>");
     expect(mail.html).toContain('href="https://site.example/effects/2026-11-20/"');
+  });
+
+  it("says after the button how to share it, with a link to the Effect's page in both parts", () => {
+    const button = mail.html.indexOf(">Read it on the web</a>");
+    const share = mail.html.indexOf("Know someone who needs this today? Forward this e-mail, or share <a");
+    expect(button).toBeGreaterThan(0);
+    expect(share).toBeGreaterThan(button);
+    expect(mail.html.slice(share)).toMatch(
+      /^[^<]*<a class="pe-muted" href="https:\/\/site\.example\/effects\/2026-11-21\/"[^>]*>the Effect's page<\/a>\./,
+    );
+    expect(mail.text).toContain(
+      "Read it on the web: https://site.example/effects/2026-11-21/\n\n" +
+        "Know someone who needs this today? Forward this e-mail, or share the Effect's page " +
+        "(https://site.example/effects/2026-11-21/).",
+    );
   });
 
   it("leaves the unsubscribe link for the sender to fill in, in both parts", () => {

@@ -24,6 +24,26 @@ describe("the Seo head tags", () => {
     expect(meta(container, "og:url")).toBe("https://thepurposeeffect.example/");
   });
 
+  it("name a page's own card, with its alt text, for Open Graph and Twitter alike", () => {
+    const { container } = render(
+      <Seo
+        brand={brand}
+        newsletterName="Effect of the Day"
+        pathname="/effects/2026-11-21/"
+        title="Show up first"
+        image={{ path: "/effects/2026-11-21/card.png", alt: "Show up first, the Effect of the Day" }}
+      />,
+    );
+    const card = "https://thepurposeeffect.example/effects/2026-11-21/card.png";
+    expect(meta(container, "og:image")).toBe(card);
+    expect(meta(container, "twitter:image")).toBe(card);
+    expect(meta(container, "og:image:width")).toBe("1200");
+    expect(meta(container, "og:image:height")).toBe("630");
+    expect(meta(container, "og:image:alt")).toBe("Show up first, the Effect of the Day");
+    expect(meta(container, "twitter:image:alt")).toBe("Show up first, the Effect of the Day");
+    expect(meta(container, "twitter:card")).toBe("summary_large_image");
+  });
+
   it("keep a page out of search results when asked, with its own title and no address of its own", () => {
     const { container } = render(
       <Seo

@@ -37,8 +37,11 @@ const S = MAIL_STYLE;
 
 /** A part of a mail's body, in the HTML and the plain-text part alike. */
 export type MailBlock =
-  /** A paragraph of text (escaped here). */
-  | { kind: "paragraph"; text: string; small?: boolean }
+  /**
+   * A paragraph of text (escaped here); with `link`, the `{link}` in the text becomes that link (in
+   * the plain-text part, its words and then its address in brackets, as the Effect's own links).
+   */
+  | { kind: "paragraph"; text: string; small?: boolean; link?: { label: string; url: string } }
   /** A highlighted paragraph on the cream colour (the welcome's greeting). */
   | { kind: "callout"; text: string }
   /** HTML made by the caller's own renderer (the Effect's Markdown), with its plain-text twin. */
@@ -78,6 +81,9 @@ const DARK_MODE = `<style>
 }
 </style>`;
 
+/** Where a paragraph's link goes in its text. */
+const LINK_PLACEHOLDER = "{link}";
+
 /** Left and right padding of the card's cells. */
 const SIDE = "28px";
 const WRAP = "word-wrap:break-word;";
@@ -90,9 +96,19 @@ function blockHtml(block: MailBlock): string {
   switch (block.kind) {
     case "paragraph": {
       const size = block.small ? "font-size:15px;line-height:1.5;" : "font-size:17px;line-height:1.6;";
+      const { link } = block;
+      const colour = block.small ? S.muted : S.ink;
+      const html = link
+        ? block.text
+            .split(LINK_PLACEHOLDER)
+            .map(e)
+            .join(
+              `<a class="${block.small ? "pe-muted" : "pe-ink"}" href="${e(link.url)}" style="color:${colour};text-decoration:underline;">${e(link.label)}</a>`,
+            )
+        : e(block.text);
       return row(
         `0 ${SIDE} 16px`,
-        e(block.text),
+        html,
         `${S.sans}${size}color:${block.small ? S.muted : S.ink};`,
         block.small ? "pe-muted" : "pe-ink",
       );
@@ -117,6 +133,9 @@ function blockHtml(block: MailBlock): string {
 function blockText(block: MailBlock): string {
   switch (block.kind) {
     case "paragraph":
+      return block.link
+        ? block.text.split(LINK_PLACEHOLDER).join(`${block.link.label} (${block.link.url})`)
+        : block.text;
     case "callout":
       return block.text;
     case "html":

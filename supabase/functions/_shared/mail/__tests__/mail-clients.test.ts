@@ -34,6 +34,8 @@ const stressHtml = mailEdition(
       name: "Effect of the Day",
       mail: {
         readOnlineLabel: "Read it on the web",
+        shareText: "Know someone who needs this today? Forward this e-mail, or share {link}.",
+        shareLinkLabel: "the Effect's page",
         reasonText: "You subscribed.",
         unsubscribeLabel: "Unsubscribe",
       },

@@ -1,0 +1,129 @@
+// The build's drawing (satori, sharp), run as the build runs it.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { differingShare, pngSize } from "../../../test/support/png";
+import {
+  CARD_HEIGHT,
+  CARD_WIDTH,
+  cachedCard,
+  cardContent,
+  cardKey,
+  drawCard,
+  writeEffectCards,
+} from "../cards";
+
+const brand = { name: "The Purpose Effect", siteUrl: "https://thepurposeeffect.example" };
+const eyebrow = "Effect of the Day";
+const content = (title: string, date = "2026-11-21") => cardContent({ date, title }, { brand, eyebrow });
+/** The brand's bar at the top of every card, above the ember rule. */
+const HEADER = { top: 0, height: 120 };
+
+describe("an Effect's social card", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "effect-cards-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is a small 1200x630 PNG with the Effect's title drawn on it", async () => {
+    const [card, other] = await Promise.all([
+      drawCard(content("Show up first")),
+      drawCard(content("Rest is part of the work")),
+    ]);
+    expect(await pngSize(card)).toEqual({ format: "png", width: CARD_WIDTH, height: CARD_HEIGHT });
+    expect(card.length).toBeLessThan(40_000);
+    // Another title changes the card where the title is, and not the brand's bar above it (but
+    // for a few edge pixels: each card picks its own 16 colours).
+    expect(await differingShare(card, other)).toBeGreaterThan(0.01);
+    expect(await differingShare(card, other, HEADER)).toBeLessThan(0.001);
+  });
+
+  it("is drawn once: the cache answers for an unchanged Effect, a changed title is drawn again", async () => {
+    const cache = path.join(dir, "cache");
+    const first = await cachedCard(content("Show up first"), cache);
+    const again = await cachedCard(content("Show up first"), cache);
+    const retitled = await cachedCard(content("Show up first, again"), cache);
+    const redated = await cachedCard(content("Show up first", "2026-11-22"), cache);
+    expect([first.drawn, again.drawn, retitled.drawn, redated.drawn]).toEqual([true, false, true, true]);
+    expect(again.png.equals(first.png)).toBe(true);
+    expect(retitled.png.equals(first.png)).toBe(false);
+    expect(readdirSync(cache).filter((name) => name.endsWith(".png"))).toHaveLength(3);
+  });
+
+  it("goes beside each published Effect's page; a second build draws none, an edited one only it", async () => {
+    const cache = path.join(dir, "cache");
+    const site = path.join(dir, "public");
+    const published = [
+      { date: "2026-11-22", title: "Rest is part of the work" },
+      { date: "2026-11-21", title: "Show up first" },
+    ];
+    const cardOf = (date: string) => path.join(site, "effects", date, "card.png");
+    expect(await writeEffectCards(site, { published, brand, eyebrow, cacheDir: cache })).toEqual({
+      drawn: 2,
+      cached: 0,
+    });
+    const before = readFileSync(cardOf("2026-11-21"));
+    expect(await writeEffectCards(site, { published, brand, eyebrow, cacheDir: cache })).toEqual({
+      drawn: 0,
+      cached: 2,
+    });
+    const edited = [published[0], { date: "2026-11-21", title: "Show up first, every day" }];
+    expect(await writeEffectCards(site, { published: edited, brand, eyebrow, cacheDir: cache })).toEqual({
+      drawn: 1,
+      cached: 1,
+    });
+    expect(readFileSync(cardOf("2026-11-21")).equals(before)).toBe(false);
+  });
+
+  it("leaves the cache with the cards in use, and those of the last 30 days", async () => {
+    const cache = path.join(dir, "cache");
+    const site = path.join(dir, "public");
+    const longAgo = new Date(Date.now() - 40 * 86_400_000);
+    const source = { brand, eyebrow, cacheDir: cache };
+    await writeEffectCards(site, { ...source, published: [{ date: "2026-11-21", title: "Old title" }] });
+    await writeEffectCards(site, { ...source, published: [{ date: "2026-11-21", title: "Recent title" }] });
+    const [oldCard, recentCard] = [content("Old title"), content("Recent title")].map(
+      (shown) => `${cardKey(shown)}.png`,
+    );
+    for (const name of readdirSync(cache)) utimesSync(path.join(cache, name), longAgo, longAgo);
+    const inUse = { date: "2026-11-22", title: "In use" };
+    await writeEffectCards(site, {
+      ...source,
+      published: [inUse, { date: "2026-11-21", title: "Recent title" }],
+    });
+    expect(readdirSync(cache).sort()).toEqual(
+      [recentCard, `${cardKey(content("In use", "2026-11-22"))}.png`].sort(),
+    );
+    expect(readdirSync(cache)).not.toContain(oldCard);
+  });
+
+  it("is removed with its folder when its Effect is no longer published; another day's files stay", async () => {
+    const site = path.join(dir, "public");
+    const cacheDir = path.join(dir, "cache");
+    const published = [{ date: "2026-11-21", title: "Show up first" }];
+    await writeEffectCards(site, {
+      published: [...published, { date: "2026-11-20", title: "Gone" }],
+      brand,
+      eyebrow,
+      cacheDir,
+    });
+    mkdirSync(path.join(site, "effects", "2026-11-19"), { recursive: true });
+    writeFileSync(path.join(site, "effects", "2026-11-19", "card.png"), "old");
+    writeFileSync(path.join(site, "effects", "2026-11-19", "index.html"), "page");
+    await writeEffectCards(site, { published, brand, eyebrow, cacheDir });
+    expect(existsSync(path.join(site, "effects", "2026-11-20"))).toBe(false);
+    expect(existsSync(path.join(site, "effects", "2026-11-19", "card.png"))).toBe(false);
+    expect(existsSync(path.join(site, "effects", "2026-11-19", "index.html"))).toBe(true);
+    expect(existsSync(path.join(site, "effects", "2026-11-21", "card.png"))).toBe(true);
+  });
+});
