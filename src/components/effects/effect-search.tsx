@@ -43,6 +43,8 @@ type State =
   | { kind: "failed" };
 
 let loading: Promise<Pagefind> | null = null;
+/** Set once Pagefind is in: from then on the last results stay until the next ones replace them. */
+let loaded = false;
 
 /**
  * Pagefind's script, imported from the built site the first time it is asked for (never bundled:
@@ -53,6 +55,7 @@ function loadPagefind(): Promise<Pagefind> {
     const pagefind = (await import(/* webpackIgnore: true */ withPrefix(SEARCH_SCRIPT))) as Pagefind;
     await pagefind.options({ excerptLength: 24 });
     await pagefind.init();
+    loaded = true;
     return pagefind;
   })().catch((error: unknown) => {
     loading = null;
@@ -92,7 +95,8 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
       setState({ kind: "idle" });
       return;
     }
-    setState({ kind: "searching", query });
+    // "Searching…" only while the search's files load, not at every key (the status is announced).
+    if (!loaded) setState({ kind: "searching", query });
     try {
       const pagefind = await loadPagefind();
       const search = immediately
