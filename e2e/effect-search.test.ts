@@ -113,8 +113,11 @@ describeInBrowser("searching the Effects from the archive", () => {
     expect(await results.count()).toBe(10);
     await page.getByRole("button", { name: texts.moreLabel }).click();
     await visible(results.nth(19));
-    await page.getByRole("button", { name: texts.moreLabel }).click();
+    // The keyboard goes on where the new results start, also when the button is gone.
+    expect(await isFocused(results.nth(10).getByRole("link"))).toBe(true);
+    await page.getByRole("button", { name: texts.moreLabel }).press("Enter");
     await visible(results.nth(21));
+    expect(await isFocused(results.nth(20).getByRole("link"))).toBe(true);
     expect(await results.count()).toBe(22);
     expect(await page.getByRole("button", { name: texts.moreLabel }).count()).toBe(0);
   });

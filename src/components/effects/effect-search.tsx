@@ -1,6 +1,6 @@
 // The archive's search over every published Effect.
 import { withPrefix } from "gatsby";
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { EffectPages } from "../../content/schema";
 import { useHydrated } from "../../newsletter/use-hydrated";
 
@@ -87,6 +87,15 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
   const id = useId();
   const [state, setState] = useState<State>({ kind: "idle" });
   const latest = useRef("");
+  const list = useRef<HTMLOListElement>(null);
+  /** After "Show more": the first of the results it added, which takes the focus from the button. */
+  const focusFrom = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (focusFrom.current === null) return;
+    list.current?.querySelectorAll("a")[focusFrom.current]?.focus();
+    focusFrom.current = null;
+  }, [state]);
 
   const run = async (raw: string, immediately: boolean) => {
     const query = raw.trim();
@@ -121,6 +130,7 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
   const showMore = async () => {
     if (state.kind !== "done") return;
     const next = await details(state.more.slice(0, PAGE_SIZE));
+    focusFrom.current = state.found.length;
     setState({ ...state, found: [...state.found, ...next], more: state.more.slice(PAGE_SIZE) });
   };
 
@@ -172,7 +182,7 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
       {state.kind === "done" && state.found.length > 0 ? (
         // Set apart from the archive's list below by a rule.
         <div className="border-b border-ink/15 pb-10">
-          <ol aria-labelledby={`${id}-status`} className="mt-4 space-y-3">
+          <ol ref={list} aria-labelledby={`${id}-status`} className="mt-4 space-y-3">
             {state.found.map((result) => (
               <li
                 key={result.url}
