@@ -8,6 +8,7 @@ import path from "path";
 import type { GatsbyNode } from "gatsby";
 import { removeBuildInternals, writeRobots } from "./scripts/built-site";
 import { productionBundles } from "./scripts/bundles";
+import { writeSearchIndex } from "./scripts/search-index";
 import { serveCmsAdminPage, writeCmsAdminFor } from "./scripts/cms-admin";
 import { writeHostHeaders } from "./site-headers/host-headers";
 import {
@@ -242,8 +243,9 @@ interface PostBuildData {
   allEffect: { nodes: Effect[] };
 }
 
-// The files beside the pages: robots.txt, _headers for the hosts that read it, and the Effects'
-// feeds, mail editions and social cards, from the Effects the pages were made of.
+// The files beside the pages: robots.txt, _headers for the hosts that read it, the Effects'
+// feeds, mail editions and social cards, from the Effects the pages were made of, and the archive's
+// search index of their pages (so a new Effect is found without anyone doing anything).
 export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
   const { data, errors } = await graphql<PostBuildData>(
     `
@@ -349,6 +351,13 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
     `Effect cards: ${cards.drawn} drawn, ${cards.cached} from the cache (${CARD_CACHE_DIR}), ` +
       `in ${Math.round(performance.now() - started)} ms`,
   );
+  try {
+    const indexed = await writeSearchIndex("public", published.length);
+    reporter.info(`Search: ${indexed} Effects indexed into public/pagefind/`);
+  } catch (error) {
+    reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
+    return;
+  }
   // Which day and which Effects this build published, so a test or `npm start` can tell a build
   // made for another day from a current one (scripts/site-build.ts).
   const record: PublicationRecord = { today, effectsDir: effectsDir() };

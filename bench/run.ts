@@ -4,9 +4,10 @@
  * the first tap on a phone (bench/first-tap.ts), how fast the signup dialog opens once the scripts
  * are in (`npm run bench:dialog`), the signup endpoint under load (`npm run bench:signup`), an
  * Effect sent to 10,000 subscribers (`npm run bench:send`) and to 100,000 the way Supabase sends it
- * (`npm run bench:send-effect-supabase`). Prints the tables, writes
+ * (`npm run bench:send-effect-supabase`), and 3,650 Effects built cold and after one new Effect, and
+ * searched (`npm run bench:build-year`). Prints the tables, writes
  * bench/results.json and bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
- * `BENCH_SKIP=tap,dialog,signup,send,supabase` leaves those pieces out (for a quick check of the rest).
+ * `BENCH_SKIP=tap,dialog,signup,send,supabase,year` leaves those pieces out (for a quick check of the rest).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +25,7 @@ import {
   type DialogLatency,
 } from "./dialog-latency";
 import { sendSummary } from "./effect-send";
+import { type YearResults, RESULTS_FILE as YEAR_RESULTS_FILE, yearSummary, yearVerdicts } from "./build-year";
 import { type SupabaseSendResults, supabaseSendSummary, supabaseSendVerdicts } from "./send-effect-supabase";
 import { measureFirstTap, PHONE, phoneDescription, tapLine, TAP_RUNS, type TapResult } from "./first-tap";
 import { CATEGORIES, compare, medians, RUNS, type MeasuredPage, type Run } from "./lighthouse";
@@ -44,7 +46,7 @@ const TARGET_TBT_EXTRA_MS = 30;
 const TARGET_FIRST_VISIT_BYTES = 76_800;
 
 /** The pieces `BENCH_SKIP` (comma-separated) may leave out; Lighthouse and the first visit always run. */
-const SKIPPABLE = ["tap", "dialog", "signup", "send", "supabase"] as const;
+const SKIPPABLE = ["tap", "dialog", "signup", "send", "supabase", "year"] as const;
 type Skippable = (typeof SKIPPABLE)[number];
 
 function skipped(): Set<Skippable> {
@@ -371,7 +373,11 @@ async function main(): Promise<void> {
   const supabaseSend = skip.has("supabase")
     ? skippedScript("bench:send-effect-supabase")
     : benchScript("bench:send-effect-supabase", "The Effect to 100,000 subscribers as Supabase sends it");
+  const year = skip.has("year")
+    ? skippedScript("bench:build-year")
+    : benchScript("bench:build-year", "3,650 Effects built and searched");
   const loadAfter = os.loadavg();
+  const yearResults = year.ran ? (JSON.parse(readFileSync(YEAR_RESULTS_FILE, "utf8")) as YearResults) : null;
   const supabaseResults = supabaseSend.ran
     ? (JSON.parse(
         readFileSync(path.join(BENCH, "supabase-send-results.json"), "utf8"),
@@ -382,6 +388,7 @@ async function main(): Promise<void> {
     ...tapVerdicts(taps),
     ...pageVerdicts,
     ...(supabaseResults ? supabaseSendVerdicts(supabaseResults) : []),
+    ...(yearResults ? yearVerdicts(yearResults) : []),
   ];
 
   console.log(`\nLighthouse (median of ${RUNS} runs; twin = the same build without scripts):\n`);
@@ -433,6 +440,7 @@ async function main(): Promise<void> {
     signupLoad: signup,
     effectSend: send,
     supabaseSend: supabaseResults ?? { notMeasured: supabaseSend.output },
+    yearOfEffects: yearResults ?? { notMeasured: year.output },
   };
   writeFileSync(path.join(BENCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   const summary = [
@@ -478,6 +486,7 @@ async function main(): Promise<void> {
     signupSummary(signup.ran),
     ...(send.ran ? ["", sendSummary()] : []),
     ...(supabaseSend.ran ? ["", supabaseSendSummary()] : []),
+    ...(yearResults ? ["", yearSummary(yearResults)] : []),
   ].join("\n");
   const details = [
     "### JavaScript a first visit downloads, per file",
@@ -492,6 +501,7 @@ async function main(): Promise<void> {
     ...(signup.ran ? [] : ["", `Signup endpoint not measured: ${signup.output}.`]),
     ...(send.ran ? [] : ["", `Effect sending not measured: ${send.output}.`]),
     ...(supabaseSend.ran ? [] : ["", `Sending on Supabase's rules not measured: ${supabaseSend.output}.`]),
+    ...(year.ran ? [] : ["", `3,650 Effects not built and searched: ${year.output}.`]),
   ].join("\n");
   replaceGeneratedBlock(path.join(BENCH, "RESULTS.md"), `${summary}\n\n${details}`);
   // Laid out as `npm run format` would, so the check in `npm test` stays green after a bench run.

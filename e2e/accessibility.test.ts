@@ -70,6 +70,18 @@ describeInBrowser("accessibility", () => {
       expect(await violations(page)).toEqual([]);
     });
 
+    it("finds no violations on the archive showing search results", async () => {
+      const { page } = await site.visit("/effects/", viewport);
+      await page.getByRole("searchbox").fill("paragraph");
+      await visible(
+        page
+          .getByRole("list", { name: /paragraph/ })
+          .getByRole("link")
+          .first(),
+      );
+      expect(await violations(page)).toEqual([]);
+    });
+
     it("finds no violations on an Effect's page", async () => {
       const { page } = await site.visit(`/effects/${publishedFixtures[5].date}/`, viewport);
       expect(await violations(page)).toEqual([]);

@@ -26,4 +26,19 @@ describe("the static hosts' _headers", () => {
     // page's log of the attempted path.
     expect(scriptSrc.match(/'sha256-/g)).toHaveLength(4);
   });
+
+  it("lets the archive's search run its WebAssembly from the site itself, and nothing else be evaluated", () => {
+    const scriptSrc = headers.match(/script-src [^;]*/)?.[0].split(" ") ?? [];
+    expect(scriptSrc).toContain("'self'");
+    expect(scriptSrc).toContain("'wasm-unsafe-eval'");
+    expect(scriptSrc).not.toContain("'unsafe-eval'");
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    expect(sitePaths(TEST_SITE_DIR)).toEqual(
+      expect.arrayContaining([
+        "/pagefind/pagefind.js",
+        "/pagefind/pagefind-worker.js",
+        "/pagefind/wasm.en.pagefind",
+      ]),
+    );
+  });
 });

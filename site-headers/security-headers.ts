@@ -66,8 +66,15 @@ export interface SecurityOptions {
   connectOrigins?: string[];
 }
 
+/**
+ * The archive's search (Pagefind, scripts/search-index.ts) runs from the site's own `/pagefind/`
+ * ('self') and compiles its WebAssembly: 'wasm-unsafe-eval' allows that and nothing else (no
+ * `eval`, no `new Function`, which 'unsafe-eval' would).
+ */
+export const WASM_SOURCE = "'wasm-unsafe-eval'";
+
 export function contentSecurityPolicy(options: SecurityOptions): string {
-  const scripts = ["'self'", ...inlineScriptHashes(options.publicDir)];
+  const scripts = ["'self'", ...inlineScriptHashes(options.publicDir), WASM_SOURCE];
   const connect = ["'self'", ...(options.connectOrigins ?? [])];
   return [
     "default-src 'self'",

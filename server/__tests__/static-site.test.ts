@@ -111,6 +111,9 @@ describe("the static site", () => {
     const scriptSrc = csp.split("; ").find((directive) => directive.startsWith("script-src "));
     expect(scriptSrc).toContain(`'sha256-${hash}'`);
     expect(scriptSrc).not.toContain("unsafe-inline");
+    // The archive's search compiles WebAssembly (Pagefind); no other kind of eval is allowed.
+    expect(scriptSrc).toContain("'wasm-unsafe-eval'");
+    expect(scriptSrc).not.toContain("'unsafe-eval'");
     // The JSON-LD block is data the browser never runs: it needs no hash, and adds none.
     expect(scriptSrc?.match(/'sha256-/g)).toHaveLength(1);
     expect(csp).toContain("connect-src 'self' https://project.supabase.co");

@@ -187,6 +187,17 @@ const effectPagesFields = {
     pageLabel: "text",
     newerLabel: "text",
     olderLabel: "text",
+    search: {
+      label: "text",
+      placeholder: "text",
+      buttonLabel: "text",
+      searchingText: "text",
+      oneResultText: { placeholders: ["query"] },
+      resultsText: { placeholders: ["count", "query"] },
+      noResultsText: { placeholders: ["query"] },
+      moreLabel: "text",
+      errorText: "text",
+    },
   },
   effect: {
     eyebrow: "text",

@@ -2,6 +2,7 @@
 import { graphql } from "gatsby";
 import type { EffectPages } from "../../content/schema";
 import type { ArchivePage } from "../../effects/publication";
+import { EffectSearch } from "./effect-search";
 
 interface EffectArchiveProps {
   archive: ArchivePage;
@@ -22,26 +23,29 @@ export function EffectArchive({ archive, texts, pageLabel }: EffectArchiveProps)
         {archive.entries.length === 0 ? (
           <p className="mt-10 text-lg">{texts.emptyText}</p>
         ) : (
-          <ol className="mt-10 space-y-5">
-            {archive.entries.map((entry) => (
-              <li key={entry.date}>
-                <article
-                  aria-labelledby={`effect-${entry.date}`}
-                  className="rounded-2xl bg-white p-6 shadow ring-1 ring-ink/5"
-                >
-                  <p className="text-sm font-semibold uppercase tracking-wider text-ember-text">
-                    <time dateTime={entry.date}>{entry.dateLabel}</time>
-                  </p>
-                  <h2 id={`effect-${entry.date}`} className="mt-2 text-2xl font-bold leading-snug">
-                    <a href={entry.path} className="hover:underline">
-                      {entry.title}
-                    </a>
-                  </h2>
-                  <p className="mt-2 text-stone-700">{entry.summary}</p>
-                </article>
-              </li>
-            ))}
-          </ol>
+          <>
+            <EffectSearch texts={texts.search} />
+            <ol className="mt-10 space-y-5">
+              {archive.entries.map((entry) => (
+                <li key={entry.date}>
+                  <article
+                    aria-labelledby={`effect-${entry.date}`}
+                    className="rounded-2xl bg-white p-6 shadow ring-1 ring-ink/5"
+                  >
+                    <p className="text-sm font-semibold uppercase tracking-wider text-ember-text">
+                      <time dateTime={entry.date}>{entry.dateLabel}</time>
+                    </p>
+                    <h2 id={`effect-${entry.date}`} className="mt-2 text-2xl font-bold leading-snug">
+                      <a href={entry.path} className="hover:underline">
+                        {entry.title}
+                      </a>
+                    </h2>
+                    <p className="mt-2 text-stone-700">{entry.summary}</p>
+                  </article>
+                </li>
+              ))}
+            </ol>
+          </>
         )}
         {archive.pageCount > 1 ? (
           <nav aria-label={pageLabel} className="mt-10 flex flex-wrap items-center justify-between gap-4">
@@ -75,5 +79,16 @@ export const query = graphql`
     pageLabel
     newerLabel
     olderLabel
+    search {
+      label
+      placeholder
+      buttonLabel
+      searchingText
+      oneResultText
+      resultsText
+      noResultsText
+      moreLabel
+      errorText
+    }
   }
 `;

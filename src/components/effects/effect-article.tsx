@@ -12,10 +12,19 @@ interface EffectArticleProps {
 /** One Effect of the Day: its day, its title and its body. */
 export function EffectArticle({ effect, eyebrow, children }: EffectArticleProps) {
   return (
-    <article aria-labelledby="effect-title" className="bg-cream px-5 py-14 sm:px-8 sm:py-20">
+    // data-pagefind-body: the article is what the archive's search indexes (scripts/search-index.ts):
+    // its title and body; the eyebrow, the same on every Effect, only gives the result its date.
+    <article
+      aria-labelledby="effect-title"
+      data-pagefind-body
+      className="bg-cream px-5 py-14 sm:px-8 sm:py-20"
+    >
       <div className="mx-auto max-w-3xl">
-        <p className="text-sm font-semibold uppercase tracking-[0.2em] text-ember-text">
-          {eyebrow} · <time dateTime={effect.date}>{effect.dateLabel}</time>
+        <p data-pagefind-ignore className="text-sm font-semibold uppercase tracking-[0.2em] text-ember-text">
+          {eyebrow} ·{" "}
+          <time dateTime={effect.date} data-pagefind-meta="date">
+            {effect.dateLabel}
+          </time>
         </p>
         <h1 id="effect-title" className="mt-4 font-display text-5xl uppercase leading-[0.95] sm:text-6xl">
           {effect.title}

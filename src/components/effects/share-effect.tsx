@@ -43,9 +43,11 @@ export function ShareEffect({ title, url, texts }: ShareEffectProps) {
     }
   };
   return (
-    // Invisible rather than absent until then, so the page does not move when it appears.
+    // Invisible rather than absent until then, so the page does not move when it appears. Not part of
+    // what the archive's search indexes (data-pagefind-ignore): every Effect has it.
     <button
       type="button"
+      data-pagefind-ignore
       onClick={() => void share()}
       className={`btn-dark mt-10 ${hydrated ? "" : "invisible"}`}
     >

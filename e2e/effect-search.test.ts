@@ -1,0 +1,131 @@
+/**
+ * The archive's search, in Chromium on the tests' build (22 published Effects, one scheduled):
+ * the index the build wrote with Pagefind (scripts/search-index.ts), loaded only once a reader
+ * uses the form, finds an Effect by a word of its body and leads to it.
+ */
+import type { BrowserContext } from "playwright-core";
+import { isFocused, textOf, visible } from "../test/support/expect";
+import { effectTexts, publishedFixtures, scheduledFixtures } from "../test/support/effects";
+import { pageErrors } from "../test/support/newsletter";
+import { describeInBrowser, useSite } from "../test/support/site";
+
+const texts = effectTexts.archive.search;
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => values[name]);
+
+/** The one published Effect whose body says "Forbearance" (e2e/fixtures/effects/2026-10-02.yaml). */
+const searched = publishedFixtures.find((effect) => effect.body.includes("Forbearance"));
+/** The scheduled Effect's own word: not published, so not findable (2026-10-23.yaml). */
+const [scheduled] = scheduledFixtures;
+
+/** Every request for Pagefind's files the context makes, from before the page is opened. */
+const searchRequests = (context: BrowserContext): string[] => {
+  const paths: string[] = [];
+  context.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith("/pagefind/")) paths.push(pathname);
+  });
+  return paths;
+};
+
+describeInBrowser("searching the Effects from the archive", () => {
+  const site = useSite();
+
+  it("has one fixture Effect to find, on the archive's second page, and one scheduled", () => {
+    expect(searched).toBeDefined();
+    expect(publishedFixtures.slice(0, 20)).not.toContain(searched);
+    expect(scheduled.body).toContain("Equanimity");
+  });
+
+  it("loads nothing of the search until the reader uses it, then finds an Effect by a word of its body", async () => {
+    let requested: string[] = [];
+    const { page, consoleMessages } = await site.visit("/effects/", undefined, {
+      prepare: async (context) => (requested = searchRequests(context)),
+    });
+    const field = page.getByRole("searchbox", { name: texts.label });
+    await visible(field);
+    // Idle on the page: nothing of Pagefind has come.
+    await page.waitForTimeout(500);
+    expect(requested).toEqual([]);
+
+    await field.focus();
+    await field.pressSequentially("forbear");
+    const status = page.getByRole("status").filter({ hasText: "forbear" });
+    await visible(status);
+    expect(await textOf(status)).toBe(fill(texts.oneResultText, { query: "forbear" }));
+    expect(await status.getAttribute("aria-live")).toBe("polite");
+    expect(requested).toContain("/pagefind/pagefind.js");
+
+    // The results: a list named by what the status says, each Effect's date, title and words found.
+    const results = page.getByRole("list", { name: fill(texts.oneResultText, { query: "forbear" }) });
+    const result = results.getByRole("link", { name: searched!.title, exact: true });
+    await visible(result);
+    expect(await result.getAttribute("href")).toBe(`/effects/${searched!.date}/`);
+    const item = results.getByRole("listitem");
+    expect(await textOf(item)).toContain("October 2, 2026");
+    expect(await textOf(item.locator("mark"))).toBe("Forbearance");
+    await result.click();
+    await page.waitForURL(`**/effects/${searched!.date}/`);
+    expect(await textOf(page.getByRole("heading", { level: 1 }))).toBe(searched!.title);
+    expect(pageErrors(consoleMessages)).toEqual([]);
+  });
+
+  it("says in words that nothing matched, and finds no Effect before its day", async () => {
+    const { page, consoleMessages } = await site.visit("/effects/");
+    const field = page.getByRole("searchbox", { name: texts.label });
+    for (const query of ["zqxwvj", "equanimity"]) {
+      await field.fill(query);
+      await field.press("Enter");
+      const status = page.getByRole("status");
+      await visible(status.filter({ hasText: query }));
+      expect(await textOf(status)).toBe(fill(texts.noResultsText, { query }));
+      expect(await page.getByRole("link", { name: scheduled.title }).count()).toBe(0);
+    }
+    expect(pageErrors(consoleMessages)).toEqual([]);
+  });
+
+  it("is used with the keyboard alone: type, Enter, Tab to the result, Enter opens it", async () => {
+    const { page } = await site.visit("/effects/");
+    const field = page.getByRole("searchbox", { name: texts.label });
+    await field.focus();
+    await page.keyboard.type("forbearance");
+    await page.keyboard.press("Enter");
+    const results = page.getByRole("list", { name: fill(texts.oneResultText, { query: "forbearance" }) });
+    const result = results.getByRole("link", { name: searched!.title, exact: true });
+    await visible(result);
+    // From the field: the button, then the first result.
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await isFocused(result)).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`**/effects/${searched!.date}/`);
+  });
+
+  it("shows every matching Effect, more on request, for a word they all share", async () => {
+    const { page } = await site.visit("/effects/");
+    await page.getByRole("searchbox", { name: texts.label }).fill("paragraph");
+    const status = page.getByRole("status");
+    await visible(status.filter({ hasText: "paragraph" }));
+    expect(await textOf(status)).toBe(
+      fill(texts.resultsText, { count: String(publishedFixtures.length), query: "paragraph" }),
+    );
+    const results = page.getByRole("list", { name: await textOf(status) }).getByRole("listitem");
+    expect(await results.count()).toBe(10);
+    await page.getByRole("button", { name: texts.moreLabel }).click();
+    await visible(results.nth(19));
+    // The keyboard goes on where the new results start, also when the button is gone.
+    expect(await isFocused(results.nth(10).getByRole("link"))).toBe(true);
+    await page.getByRole("button", { name: texts.moreLabel }).press("Enter");
+    await visible(results.nth(21));
+    expect(await isFocused(results.nth(20).getByRole("link"))).toBe(true);
+    expect(await results.count()).toBe(22);
+    expect(await page.getByRole("button", { name: texts.moreLabel }).count()).toBe(0);
+  });
+
+  it("is not there without JavaScript: the archive is its plain list", async () => {
+    const { page } = await site.visit("/effects/", undefined, { javaScript: false });
+    expect(await page.getByRole("search").count()).toBe(0);
+    expect(await page.getByRole("searchbox").count()).toBe(0);
+    expect(await page.getByRole("main").getByRole("listitem").count()).toBe(20);
+  });
+});

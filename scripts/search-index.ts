@@ -1,0 +1,56 @@
+/**
+ * The Effects' search index: after `gatsby build`, Pagefind (https://pagefind.app) reads the built
+ * pages and writes a static index with its own small search script into `public/pagefind/`. Only
+ * what an Effect's page marks with `data-pagefind-body` (its article, src/components/effects/
+ * effect-article.tsx) is indexed, so the index holds the published Effects and nothing else; the
+ * archive loads it when a reader searches (src/components/effects/effect-search.tsx).
+ */
+import { execFile } from "node:child_process";
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+
+/** Where the index and Pagefind's script live in the built site (`/pagefind/pagefind.js`). */
+export const SEARCH_DIR = "pagefind";
+
+/**
+ * Pagefind's command, which runs the prebuilt binary npm installed for this platform
+ * (@pagefind/linux-x64 and the like). Its Node API is an ES module only, which the compiled
+ * gatsby-node cannot `require`; the command does the same work.
+ */
+const PAGEFIND = path.resolve("node_modules/.bin/pagefind");
+
+/** The Effects' pages (`/effects/2026-11-21/`); the archive's pages under it hold no article to index. */
+const EFFECT_PAGES = "effects/**/index.html";
+
+/**
+ * Indexes the built pages in `publicDir` and writes `publicDir/pagefind/`, replacing the last
+ * build's index. `published` is how many Effect pages the build made: with none there is nothing to
+ * search (and the archive shows no form), and an index that holds another number of pages fails
+ * the build. Returns how many pages it indexed; throws with Pagefind's messages.
+ */
+export async function writeSearchIndex(publicDir: string, published: number): Promise<number> {
+  const outputPath = path.join(publicDir, SEARCH_DIR);
+  await rm(outputPath, { recursive: true, force: true });
+  // Pagefind indexes every page when none is marked: with no Effect yet, no index at all.
+  if (published === 0) return 0;
+  try {
+    await promisify(execFile)(
+      PAGEFIND,
+      ["--site", publicDir, "--glob", EFFECT_PAGES, "--force-language", "en", "--quiet"],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+  } catch (error) {
+    const { stderr, stdout, message } = error as { stderr?: string; stdout?: string; message: string };
+    throw new Error(`Pagefind could not index the pages: ${stderr || stdout || message}`);
+  }
+  const entry = JSON.parse(await readFile(path.join(outputPath, "pagefind-entry.json"), "utf8")) as {
+    languages: Record<string, { page_count: number }>;
+  };
+  const indexed = Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
+  if (indexed !== published)
+    throw new Error(`Pagefind indexed ${indexed} pages, not the ${published} Effects published`);
+  return indexed;
+}
