@@ -36,7 +36,8 @@ import {
 } from "./src/effects/effects";
 import { EFFECT_TYPE, effectOfFile, effectResolvers, effectTypeDefs } from "./src/effects/effect-nodes";
 import { writeEffectFiles } from "./src/effects/effect-files";
-import { CARD_CACHE_DIR, writeEffectCards } from "./src/effects/cards";
+import { writeEffectCards } from "./src/effects/cards";
+import { readTextVariable } from "./supabase/functions/_shared/contract/variables";
 import { archivePath } from "./src/effects/paths";
 import { dayIn } from "./supabase/functions/_shared/contract/calendar-day";
 import { archivePages, effectPages, type ArchivePageContext } from "./src/effects/publication";
@@ -342,13 +343,15 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
     today: dayIn(data.brand.timeZone, new Date()),
   });
   const started = performance.now();
+  const cacheDir = readTextVariable(process.env, "EFFECT_CARDS_DIR");
   const cards = await writeEffectCards("public", {
     published,
     brand: data.brand,
     eyebrow: data.effectPages.effect.eyebrow,
+    cacheDir,
   });
   reporter.info(
-    `Effect cards: ${cards.drawn} drawn, ${cards.cached} from the cache (${CARD_CACHE_DIR}), ` +
+    `Effect cards: ${cards.drawn} drawn, ${cards.cached} from the cache (${cacheDir}), ` +
       `in ${Math.round(performance.now() - started)} ms`,
   );
   try {

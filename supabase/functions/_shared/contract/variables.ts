@@ -79,6 +79,14 @@ export const VARIABLES = [
     default: "content/effects",
   },
   {
+    name: "EFFECT_CARDS_DIR",
+    group: "The site (read by the build; baked into the static files)",
+    readers: ["site build"],
+    description:
+      "The folder where the build keeps the Effects' social cards between builds, so an unchanged Effect's card is not drawn again.",
+    default: ".effect-cards",
+  },
+  {
     name: "DECAP_GITHUB_REPO",
     group: "The site (read by the build; baked into the static files)",
     readers: ["site build"],
