@@ -3,6 +3,7 @@ import { graphql, type HeadFC, type PageProps } from "gatsby";
 import { EffectArchive } from "../components/effects/effect-archive";
 import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";
 import { Seo } from "../components/seo/seo";
+import { StaticHtml } from "../loading/static-html";
 import { archiveStructuredData } from "../components/seo/effect-structured-data";
 import { archivePage, type ArchiveEntry, type ArchivePageContext } from "../effects/publication";
 
@@ -21,11 +22,14 @@ export default function EffectArchivePage({
   const { archive } = data.effectPages;
   return (
     <EffectsFrame data={data}>
-      <EffectArchive
-        archive={archivePage(pageContext, data.allEffect.nodes)}
-        texts={archive}
-        pageLabel={pageLabel(archive.pageLabel, pageContext)}
-      />
+      {/* A list of plain links: the server's HTML, which React does not hydrate. */}
+      <StaticHtml name="archive">
+        <EffectArchive
+          archive={archivePage(pageContext, data.allEffect.nodes)}
+          texts={archive}
+          pageLabel={pageLabel(archive.pageLabel, pageContext)}
+        />
+      </StaticHtml>
     </EffectsFrame>
   );
 }

@@ -4,6 +4,7 @@ import { EffectArticle } from "../components/effects/effect-article";
 import { EffectNeighbours } from "../components/effects/effect-neighbours";
 import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";
 import { Seo } from "../components/seo/seo";
+import { StaticHtml } from "../loading/static-html";
 import { effectStructuredData } from "../components/seo/effect-structured-data";
 import type { EffectFields } from "../effects/effect-nodes";
 import type { EffectLink, EffectPageContext } from "../effects/publication";
@@ -20,12 +21,15 @@ export default function EffectPage({ data }: PageProps<EffectPageData, EffectPag
   const { effect } = data.effectPages;
   return (
     <EffectsFrame data={data}>
-      <EffectArticle effect={data.effect} eyebrow={effect.eyebrow} />
-      <EffectNeighbours
-        previous={data.previous.nodes[0] ?? null}
-        next={data.next.nodes[0] ?? null}
-        labels={effect}
-      />
+      {/* Text and plain links: the server's HTML, which React does not hydrate. */}
+      <StaticHtml name="effect">
+        <EffectArticle effect={data.effect} eyebrow={effect.eyebrow} />
+        <EffectNeighbours
+          previous={data.previous.nodes[0] ?? null}
+          next={data.next.nodes[0] ?? null}
+          labels={effect}
+        />
+      </StaticHtml>
     </EffectsFrame>
   );
 }
