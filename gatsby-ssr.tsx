@@ -2,6 +2,7 @@
 import type { GatsbySSR } from "gatsby";
 import antonLatin from "@fontsource/anton/files/anton-latin-400-normal.woff2";
 import { deferScripts } from "./src/loading/defer-scripts";
+import { preloadsFirst } from "./src/loading/head-order";
 import "./src/styles/global.css";
 
 // The display font starts downloading with the HTML, so it is usually there before the first
@@ -17,11 +18,15 @@ export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHtmlAttributes, set
   );
 };
 
-// The scripts wait until the page has loaded (src/loading/script-starter.ts).
+// The scripts wait until the page has loaded (src/loading/script-starter.ts); the preloads come
+// before the inlined stylesheet (src/loading/head-order.ts).
 export const onPreRenderHTML: GatsbySSR["onPreRenderHTML"] = ({
+  getHeadComponents,
+  replaceHeadComponents,
   getPostBodyComponents,
   replacePostBodyComponents,
   pathname,
 }) => {
+  replaceHeadComponents(preloadsFirst(getHeadComponents()));
   replacePostBodyComponents(deferScripts(getPostBodyComponents(), pathname));
 };

@@ -22,12 +22,18 @@ export const METRICS = {
 } as const;
 
 export type Run = Record<(typeof CATEGORIES)[number], number> &
-  Record<keyof typeof METRICS, number> & { totalBytes: number; scriptBytes: number };
+  Record<keyof typeof METRICS, number> & {
+    totalBytes: number;
+    scriptBytes: number;
+    /** Lighthouse's measure of the machine's CPU (its `environment.benchmarkIndex`; higher is faster). */
+    benchmarkIndex: number;
+  };
 
 interface Lhr {
   categories: Record<string, { score: number | null }>;
   audits: Record<string, { numericValue?: number; details?: { items?: Array<Record<string, unknown>> } }>;
   runtimeError?: { message: string };
+  environment?: { benchmarkIndex?: number };
 }
 
 /** One cold Lighthouse run in a fresh Chromium. */
@@ -62,6 +68,7 @@ export async function lighthouseRun(url: string): Promise<Run> {
       ...metrics,
       totalBytes: audit("total-byte-weight"),
       scriptBytes: Number(scriptRow?.transferSize ?? 0),
+      benchmarkIndex: lhr.environment?.benchmarkIndex ?? 0,
     };
   } finally {
     chrome.kill();

@@ -149,6 +149,46 @@ describeInBrowser("the landing page in Chromium", () => {
     }
   });
 
+  it("fetches the hero picture first, at high priority, and uses the very file it preloads", async () => {
+    const context = await site.browser.newContext({ viewport: VIEWPORTS.mobile });
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      const requests: Array<{ type: string; priority: string; url: string }> = [];
+      cdp.on("Network.requestWillBeSent", (event) =>
+        requests.push({
+          type: event.type ?? "",
+          priority: event.request.initialPriority,
+          url: event.request.url,
+        }),
+      );
+      const logged: string[] = [];
+      cdp.on("Log.entryAdded", ({ entry }) => logged.push(`${entry.level}: ${entry.text}`));
+      await cdp.send("Network.enable");
+      await cdp.send("Log.enable");
+      await page.goto(`${site.url}/`, { waitUntil: "load" });
+      // Chromium reports a preload nothing used a few seconds after load.
+      await page.waitForTimeout(4_000);
+
+      const first = requests.find(
+        (request) => ["Image", "Font"].includes(request.type) && !request.url.startsWith("data:"),
+      );
+      expect(first).toMatchObject({
+        type: "Image",
+        priority: "High",
+        url: expect.stringMatching(/\/hero\.avif$/),
+      });
+      const shown = await page
+        .locator("main picture img")
+        .evaluate((img: HTMLImageElement) => img.currentSrc);
+      expect(shown).toBe(first?.url);
+      expect(requests.filter((request) => /\/hero\.\w+$/.test(request.url))).toHaveLength(1);
+      expect(logged.filter((text) => /preload/i.test(text))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   describe.each([SPEC.joinTheMovement, SPEC.signUp, SPEC.listenNow])("the %s button", (label) => {
     it("opens the signup dialog; Escape, the close button and a click outside close it and focus returns", async () => {
       const { page } = await site.visit("/");

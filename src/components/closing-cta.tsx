@@ -3,6 +3,7 @@ import { graphql } from "gatsby";
 import type { Landing } from "../content/schema";
 import { SignupTrigger } from "../newsletter/signup-trigger";
 import { ExternalLink } from "./external-link";
+import { StaticHtml } from "../loading/static-html";
 
 interface ClosingCtaProps {
   closing: Landing["closing"];
@@ -14,21 +15,24 @@ export function ClosingCta({ closing, urls }: ClosingCtaProps) {
   return (
     <section aria-labelledby="closing-title" className="bg-ember px-5 py-16 text-ink sm:px-8 sm:py-24">
       <div className="mx-auto max-w-4xl text-center">
-        <h2 id="closing-title" className="section-title">
-          {closing.title}
-        </h2>
-        <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed">{closing.text}</p>
-        <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <ExternalLink href={urls.video} className="btn-outline-dark">
-            {closing.videoLabel}
-          </ExternalLink>
-          <ExternalLink href={urls.podcast} className="btn-outline-dark">
-            {closing.podcastLabel}
-          </ExternalLink>
-          <ExternalLink href={urls.photo} className="btn-outline-dark">
-            {closing.photoLabel}
-          </ExternalLink>
-        </div>
+        {/* The signup triggers below are hydrated; this is not (src/loading/static-html.tsx). */}
+        <StaticHtml name="closing-text">
+          <h2 id="closing-title" className="section-title">
+            {closing.title}
+          </h2>
+          <p className="mx-auto mt-5 max-w-2xl text-lg leading-relaxed">{closing.text}</p>
+          <div className="mt-8 flex flex-wrap justify-center gap-3">
+            <ExternalLink href={urls.video} className="btn-outline-dark">
+              {closing.videoLabel}
+            </ExternalLink>
+            <ExternalLink href={urls.podcast} className="btn-outline-dark">
+              {closing.podcastLabel}
+            </ExternalLink>
+            <ExternalLink href={urls.photo} className="btn-outline-dark">
+              {closing.photoLabel}
+            </ExternalLink>
+          </div>
+        </StaticHtml>
         <div className="mt-4 flex flex-wrap justify-center gap-3">
           <SignupTrigger name="sign-up" className="btn-dark">
             {closing.signUpLabel}

@@ -16,6 +16,7 @@ import { CoreValues } from "../components/core-values";
 import { EpisodeOne } from "../components/episode-one";
 import { Footer } from "../components/footer";
 import { Hero } from "../components/hero";
+import { HeroPreload } from "../components/hero-picture";
 import { Layout } from "../components/layout";
 import { Movement } from "../components/movement";
 import { Seo } from "../components/seo/seo";
@@ -23,6 +24,7 @@ import { landingStructuredData } from "../components/seo/structured-data";
 import { StorySection } from "../components/story-section";
 import { InlineSignup } from "../newsletter/inline-signup";
 import { NewsletterProvider } from "../newsletter/newsletter-context";
+import { StaticHtml } from "../loading/static-html";
 
 export interface LandingPageData {
   brand: Brand;
@@ -47,11 +49,14 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
     <NewsletterProvider texts={newsletter} brandName={brand.name}>
       <Layout footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}>
         <Hero brand={brand} image={heroImage.childImageSharp.gatsbyImageData} />
-        <EpisodeOne section={landing.episodeOne} videoUrl={urls.video} />
-        <StorySection id="my-why" story={story.why} />
-        <Movement channels={channels} />
-        <CoreValues values={coreValues} />
-        <StorySection id="about" story={story.biography} tone="warm" />
+        {/* Text and plain links: the server's HTML, which React does not hydrate. */}
+        <StaticHtml name="landing-sections">
+          <EpisodeOne section={landing.episodeOne} videoUrl={urls.video} />
+          <StorySection id="my-why" story={story.why} />
+          <Movement channels={channels} />
+          <CoreValues values={coreValues} />
+          <StorySection id="about" story={story.biography} tone="warm" />
+        </StaticHtml>
         <InlineSignup />
         <ClosingCta closing={landing.closing} urls={urls} />
       </Layout>
@@ -60,12 +65,16 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
 }
 
 export const Head: HeadFC<LandingPageData> = ({ data, location }) => (
-  <Seo
-    brand={data.brand}
-    newsletterName={data.effectPages.name}
-    pathname={location.pathname}
-    structuredData={landingStructuredData(data.brand, data.channels.items)}
-  />
+  <>
+    {/* First in the head: the hero picture is the largest thing on the first screen. */}
+    {data.heroImage ? <HeroPreload image={data.heroImage.childImageSharp.gatsbyImageData} /> : null}
+    <Seo
+      brand={data.brand}
+      newsletterName={data.effectPages.name}
+      pathname={location.pathname}
+      structuredData={landingStructuredData(data.brand, data.channels.items)}
+    />
+  </>
 );
 
 export const query = graphql`

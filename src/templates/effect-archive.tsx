@@ -21,6 +21,7 @@ export default function EffectArchivePage({
   const { archive } = data.effectPages;
   return (
     <EffectsFrame data={data}>
+      {/* The list is the server's HTML, the search an island (EffectArchive's StaticHtml parts). */}
       <EffectArchive
         archive={archivePage(pageContext, data.allEffect.nodes)}
         texts={archive}

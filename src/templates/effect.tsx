@@ -4,6 +4,7 @@ import { EffectArticle } from "../components/effects/effect-article";
 import { EffectNeighbours } from "../components/effects/effect-neighbours";
 import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";
 import { Seo } from "../components/seo/seo";
+import { StaticHtml } from "../loading/static-html";
 import { effectStructuredData } from "../components/seo/effect-structured-data";
 import { absoluteUrl } from "../components/seo/structured-data";
 import { ShareEffect } from "../components/effects/share-effect";
@@ -24,6 +25,8 @@ export default function EffectPage({ data }: PageProps<EffectPageData, EffectPag
   const { effect } = data.effectPages;
   return (
     <EffectsFrame data={data}>
+      {/* The article's text stays the server's HTML (its StaticHtml is inside EffectArticle); the
+          share button under it is an island. */}
       <EffectArticle effect={data.effect} eyebrow={effect.eyebrow}>
         <ShareEffect
           title={data.effect.title}
@@ -31,11 +34,14 @@ export default function EffectPage({ data }: PageProps<EffectPageData, EffectPag
           texts={effect.share}
         />
       </EffectArticle>
-      <EffectNeighbours
-        previous={data.previous.nodes[0] ?? null}
-        next={data.next.nodes[0] ?? null}
-        labels={effect}
-      />
+      {/* Plain links: the server's HTML, which React does not hydrate. */}
+      <StaticHtml name="effect-neighbours">
+        <EffectNeighbours
+          previous={data.previous.nodes[0] ?? null}
+          next={data.next.nodes[0] ?? null}
+          labels={effect}
+        />
+      </StaticHtml>
     </EffectsFrame>
   );
 }

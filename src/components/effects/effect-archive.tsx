@@ -2,6 +2,7 @@
 import { graphql } from "gatsby";
 import type { EffectPages } from "../../content/schema";
 import type { ArchivePage } from "../../effects/publication";
+import { StaticHtml } from "../../loading/static-html";
 import { EffectSearch } from "./effect-search";
 
 interface EffectArchiveProps {
@@ -11,20 +12,25 @@ interface EffectArchiveProps {
   pageLabel: string;
 }
 
-/** One page of past Effects: each one's day, title and summary, linking to its page. */
+/**
+ * One page of past Effects: each one's day, title and summary, linking to its page. Everything
+ * but the search is the server's HTML, which React does not hydrate; the search is an island.
+ */
 export function EffectArchive({ archive, texts, pageLabel }: EffectArchiveProps) {
   return (
     <section aria-labelledby="archive-title" className="bg-cream px-5 py-14 sm:px-8 sm:py-20">
       <div className="mx-auto max-w-3xl">
-        <h1 id="archive-title" className="font-display text-5xl uppercase leading-[0.95] sm:text-6xl">
-          {texts.title}
-        </h1>
-        <p className="mt-4 text-lg text-stone-700">{texts.intro}</p>
-        {archive.entries.length === 0 ? (
-          <p className="mt-10 text-lg">{texts.emptyText}</p>
-        ) : (
-          <>
-            <EffectSearch texts={texts.search} />
+        <StaticHtml name="archive-intro">
+          <h1 id="archive-title" className="font-display text-5xl uppercase leading-[0.95] sm:text-6xl">
+            {texts.title}
+          </h1>
+          <p className="mt-4 text-lg text-stone-700">{texts.intro}</p>
+        </StaticHtml>
+        {archive.entries.length === 0 ? null : <EffectSearch texts={texts.search} />}
+        <StaticHtml name="archive-list">
+          {archive.entries.length === 0 ? (
+            <p className="mt-10 text-lg">{texts.emptyText}</p>
+          ) : (
             <ol className="mt-10 space-y-5">
               {archive.entries.map((entry) => (
                 <li key={entry.date}>
@@ -45,27 +51,27 @@ export function EffectArchive({ archive, texts, pageLabel }: EffectArchiveProps)
                 </li>
               ))}
             </ol>
-          </>
-        )}
-        {archive.pageCount > 1 ? (
-          <nav aria-label={pageLabel} className="mt-10 flex flex-wrap items-center justify-between gap-4">
-            {archive.newerPath ? (
-              <a href={archive.newerPath} rel="prev" className="btn-outline-dark">
-                {texts.newerLabel}
-              </a>
-            ) : (
-              <span />
-            )}
-            <p className="text-stone-700">{pageLabel}</p>
-            {archive.olderPath ? (
-              <a href={archive.olderPath} rel="next" className="btn-outline-dark">
-                {texts.olderLabel}
-              </a>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+          )}
+          {archive.pageCount > 1 ? (
+            <nav aria-label={pageLabel} className="mt-10 flex flex-wrap items-center justify-between gap-4">
+              {archive.newerPath ? (
+                <a href={archive.newerPath} rel="prev" className="btn-outline-dark">
+                  {texts.newerLabel}
+                </a>
+              ) : (
+                <span />
+              )}
+              <p className="text-stone-700">{pageLabel}</p>
+              {archive.olderPath ? (
+                <a href={archive.olderPath} rel="next" className="btn-outline-dark">
+                  {texts.olderLabel}
+                </a>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
+        </StaticHtml>
       </div>
     </section>
   );

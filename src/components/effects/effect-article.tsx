@@ -1,15 +1,16 @@
 // An Effect's text.
 import type React from "react";
 import type { EffectFields } from "../../effects/effect-nodes";
+import { StaticHtml } from "../../loading/static-html";
 
 interface EffectArticleProps {
   effect: Pick<EffectFields, "date" | "dateLabel" | "title" | "html">;
   eyebrow: string;
-  /** The share button under the body, when the page has one. */
+  /** The share button under the body, when the page has one: an island, hydrated (the text is not). */
   children?: React.ReactNode;
 }
 
-/** One Effect of the Day: its day, its title and its body. */
+/** One Effect of the Day: its day, its title and its body (the server's HTML, never hydrated). */
 export function EffectArticle({ effect, eyebrow, children }: EffectArticleProps) {
   return (
     // data-pagefind-body: the article is what the archive's search indexes (scripts/search-index.ts):
@@ -20,18 +21,23 @@ export function EffectArticle({ effect, eyebrow, children }: EffectArticleProps)
       className="bg-cream px-5 py-14 sm:px-8 sm:py-20"
     >
       <div className="mx-auto max-w-3xl">
-        <p data-pagefind-ignore className="text-sm font-semibold uppercase tracking-[0.2em] text-ember-text">
-          {eyebrow} ·{" "}
-          <time dateTime={effect.date} data-pagefind-meta="date">
-            {effect.dateLabel}
-          </time>
-        </p>
-        <h1 id="effect-title" className="mt-4 font-display text-5xl uppercase leading-[0.95] sm:text-6xl">
-          {effect.title}
-        </h1>
-        {/* Rendered at build time from the editor's Markdown, which the build refuses with raw HTML in it
+        <StaticHtml name="effect-text">
+          <p
+            data-pagefind-ignore
+            className="text-sm font-semibold uppercase tracking-[0.2em] text-ember-text"
+          >
+            {eyebrow} ·{" "}
+            <time dateTime={effect.date} data-pagefind-meta="date">
+              {effect.dateLabel}
+            </time>
+          </p>
+          <h1 id="effect-title" className="mt-4 font-display text-5xl uppercase leading-[0.95] sm:text-6xl">
+            {effect.title}
+          </h1>
+          {/* Rendered at build time from the editor's Markdown, which the build refuses with raw HTML in it
             (src/effects/markdown.ts). */}
-        <div className="effect-body mt-8" dangerouslySetInnerHTML={{ __html: effect.html }} />
+          <div className="effect-body mt-8" dangerouslySetInnerHTML={{ __html: effect.html }} />
+        </StaticHtml>
         {children}
       </div>
     </article>

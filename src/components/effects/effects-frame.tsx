@@ -7,6 +7,7 @@ import { NewsletterProvider } from "../../newsletter/newsletter-context";
 import { Footer } from "../footer";
 import { Layout } from "../layout";
 import { SiteHeader } from "./site-header";
+import { StaticHtml } from "../../loading/static-html";
 
 /** What every page of the Effects queries (`...EffectsPageContent`). */
 export interface EffectsPageData {
@@ -22,7 +23,11 @@ export function EffectsFrame({ data, children }: { data: EffectsPageData; childr
   return (
     <NewsletterProvider texts={newsletter} brandName={brand.name}>
       <Layout
-        header={<SiteHeader brandName={brand.name} archiveLabel={effectPages.effect.archiveLabel} />}
+        header={
+          <StaticHtml name="site-header">
+            <SiteHeader brandName={brand.name} archiveLabel={effectPages.effect.archiveLabel} />
+          </StaticHtml>
+        }
         footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}
       >
         {children}

@@ -1,0 +1,257 @@
+/**
+ * The longest main-thread task after the first paint: each page opened cold (a fresh Chromium) at
+ * phone size with the CPU 4x slower (CDP `Emulation.setCPUThrottlingRate`), no input, watched by a
+ * `PerformanceObserver` for `longtask` entries (tasks over 50 ms) from before the page's first
+ * byte, until its scripts have started, React has taken the page over and nothing has been busy
+ * for QUIET_MS. Pages are measured interleaved (ours, its twin, ours, its twin...) and the
+ * medians compared: what a visitor's tap could wait behind while the page reads as ready.
+ * `npx tsx bench/long-tasks.ts` measures the built site's three kinds of page and their twins on
+ * their own (`BENCH_RUNS` runs each); `npm run bench` measures them with the rest.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { buildSiteIfStale } from "../scripts/site-build";
+import { readNumberVariable } from "../supabase/functions/_shared/contract/variables";
+import { ROOT, startStack } from "../test/support/stack";
+import { writeTwin } from "./twin";
+import { launchChromium, VIEWPORTS } from "../test/support/browser";
+
+/** Chrome DevTools' "4x slowdown", the CPU Lighthouse's mobile preset simulates. */
+export const LONG_TASK_CPU_SLOWDOWN = 4;
+/** Runs per page. */
+export const LONG_TASK_RUNS = 5;
+/** The most the longest task after the first paint may exceed the twin's (issue 29). */
+export const TARGET_LONG_TASK_EXTRA_MS = 30;
+/** How long the page must be quiet (no long task, no request) before the watch ends. */
+export const QUIET_MS = 1_500;
+/** The longest a watch lasts after `load`. */
+const WATCH_LIMIT_MS = 20_000;
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+export interface TaskEntry {
+  startTime: number;
+  duration: number;
+}
+
+export interface TasksAfterPaint {
+  /** The longest task that started at or after the first paint, in ms (0: none over 50 ms). */
+  longestMs: number;
+  /** How many long tasks started at or after the first paint. */
+  count: number;
+  /** Their time over 50 ms each, summed: the blocking time they add after the first paint. */
+  blockingMs: number;
+}
+
+/**
+ * The long tasks that start at or after `firstPaintMs`: the longest, how many, and the blocking
+ * time they add (each one's time over 50 ms, as Lighthouse counts Total Blocking Time). A task
+ * that began before the first paint held it back rather than followed it, and is left out.
+ */
+export function tasksAfterPaint(tasks: TaskEntry[], firstPaintMs: number): TasksAfterPaint {
+  const after = tasks.filter((task) => task.startTime >= firstPaintMs);
+  return {
+    longestMs: after.reduce((longest, task) => Math.max(longest, task.duration), 0),
+    count: after.length,
+    blockingMs: after.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0),
+  };
+}
+
+/**
+ * The order of `runs` rounds over `keys`: each round visits every page once, starting one page
+ * later than the round before, so that no page always runs first (ours, twin, then twin, ours...).
+ */
+export function interleaved<Key>(keys: Key[], runs: number): Key[] {
+  const order: Key[] = [];
+  for (let round = 0; round < runs; round += 1) {
+    for (let step = 0; step < keys.length; step += 1) order.push(keys[(round + step) % keys.length]);
+  }
+  return order;
+}
+
+export interface LongTaskVerdict {
+  met: boolean;
+  limitMs: number;
+  detail: string;
+}
+
+/** Our longest task after the first paint (median) against the twin's + TARGET_LONG_TASK_EXTRA_MS. */
+export function longTaskVerdict(oursMs: number, twinMs: number): LongTaskVerdict {
+  const limitMs = twinMs + TARGET_LONG_TASK_EXTRA_MS;
+  const met = oursMs <= limitMs;
+  return {
+    met,
+    limitMs,
+    detail:
+      `${Math.round(oursMs)} ms vs limit ${Math.round(limitMs)} ms (the twin ${Math.round(twinMs)} ms)` +
+      (met ? "" : `, ${Math.round(oursMs - limitMs)} ms over`),
+  };
+}
+
+export interface LongTaskRun extends TasksAfterPaint {
+  firstPaintMs: number;
+  /** When the watch ended, from navigation start. */
+  watchedMs: number;
+}
+
+/** Installed before any of the page's own code: collects every long task into `window.__longTasks`. */
+const OBSERVE = `(() => {
+  const tasks = (window.__longTasks = []);
+  window.__lastBusy = 0;
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        tasks.push({ startTime: entry.startTime, duration: entry.duration });
+        window.__lastBusy = Math.max(window.__lastBusy, entry.startTime + entry.duration);
+      }
+    }).observe({ type: "longtask", buffered: true });
+  } catch (error) {}
+})();`;
+
+/**
+ * Whether the page's scripts have nothing left to do: a page that holds Gatsby's scripts (the
+ * `<template id="gatsby-scripts">`) once React has taken it over, a page without them (the twin)
+ * once it has loaded.
+ */
+const scriptsSettled = (): boolean => {
+  if (document.readyState !== "complete") return false;
+  if (!document.getElementById("gatsby-scripts")) return true;
+  const root = document.getElementById("gatsby-focus-wrapper");
+  return root !== null && Object.keys(root).some((key) => key.startsWith("__reactFiber"));
+};
+
+async function untilQuiet(page: Page): Promise<number> {
+  await page.waitForFunction(scriptsSettled, undefined, { timeout: WATCH_LIMIT_MS });
+  const deadline = Date.now() + WATCH_LIMIT_MS;
+  let lastRequest = Date.now();
+  page.on("request", () => (lastRequest = Date.now()));
+  page.on("requestfinished", () => (lastRequest = Date.now()));
+  for (;;) {
+    await page.waitForTimeout(250);
+    const sinceBusy = await page.evaluate(
+      () => performance.now() - (window as unknown as { __lastBusy: number }).__lastBusy,
+    );
+    if ((sinceBusy >= QUIET_MS && Date.now() - lastRequest >= QUIET_MS) || Date.now() > deadline) {
+      return page.evaluate(() => performance.now());
+    }
+  }
+}
+
+/** One cold visit to `url` with the CPU slowed: its long tasks after the first paint. */
+export async function longTaskRun(url: string): Promise<LongTaskRun> {
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: LONG_TASK_CPU_SLOWDOWN });
+    await page.addInitScript(OBSERVE);
+    await page.goto(url, { waitUntil: "load" });
+    const watchedMs = await untilQuiet(page);
+    const { tasks, firstPaintMs } = await page.evaluate(() => ({
+      tasks: (window as unknown as { __longTasks: TaskEntry[] }).__longTasks,
+      firstPaintMs:
+        performance.getEntriesByName("first-paint")[0]?.startTime ??
+        performance.getEntriesByName("first-contentful-paint")[0]?.startTime ??
+        0,
+    }));
+    return { ...tasksAfterPaint(tasks, firstPaintMs), firstPaintMs, watchedMs };
+  } finally {
+    await browser.close();
+  }
+}
+
+export interface LongTaskPage<Key extends string> {
+  key: Key;
+  label: string;
+  url: string;
+}
+
+export interface LongTaskSummary {
+  runs: LongTaskRun[];
+  medianLongestMs: number;
+  medianBlockingMs: number;
+}
+
+const summarise = (runs: LongTaskRun[]): LongTaskSummary => ({
+  runs,
+  medianLongestMs: median(runs.map((run) => run.longestMs)),
+  medianBlockingMs: median(runs.map((run) => run.blockingMs)),
+});
+
+/** Every page `runs` times, interleaved (see `interleaved`), summarised by page. */
+export async function measureLongTasks<Key extends string>(
+  pages: Array<LongTaskPage<Key>>,
+  runs = LONG_TASK_RUNS,
+  onRun: (label: string, run: LongTaskRun) => void = () => undefined,
+): Promise<Record<Key, LongTaskSummary>> {
+  const byKey = Object.fromEntries(pages.map((page) => [page.key, [] as LongTaskRun[]])) as Record<
+    Key,
+    LongTaskRun[]
+  >;
+  for (const page of interleaved(pages, runs)) {
+    const run = await longTaskRun(page.url);
+    byKey[page.key].push(run);
+    onRun(`${page.label} ${byKey[page.key].length}/${runs}`, run);
+  }
+  return Object.fromEntries(pages.map((page) => [page.key, summarise(byKey[page.key])])) as Record<
+    Key,
+    LongTaskSummary
+  >;
+}
+
+export const longTaskLine = (run: LongTaskRun): string =>
+  `longest ${Math.round(run.longestMs)} ms, ${run.count} long tasks, ${Math.round(run.blockingMs)} ms blocking ` +
+  `after first paint at ${Math.round(run.firstPaintMs)} ms`;
+
+/** The built site's landing page, newest Effect and archive, each beside its twin, on local stacks. */
+async function main(): Promise<void> {
+  const runs = readNumberVariable(process.env, "BENCH_RUNS");
+  buildSiteIfStale();
+  const twin = writeTwin(path.join(ROOT, "public"), path.join(ROOT, "bench", ".tmp", "twin"));
+  const [site, twinSite] = await Promise.all([startStack(), startStack({ PUBLIC_DIR: twin.dir })]);
+  try {
+    const feed = JSON.parse(readFileSync(path.join(ROOT, "public", "effects", "feed.json"), "utf8")) as {
+      items: Array<{ url: string }>;
+    };
+    const effectPath = feed.items[0] ? new URL(feed.items[0].url).pathname : null;
+    const paths = [
+      ["landing", "/"],
+      ["archive", "/effects/"],
+      ...(effectPath ? [["Effect page", effectPath]] : []),
+    ];
+    const pages = paths.flatMap(([label, pathname]) => [
+      { key: label, label, url: `${site.url}${pathname}` },
+      { key: `${label} twin`, label: `${label}'s twin`, url: `${twinSite.url}${pathname}` },
+    ]);
+    console.log(
+      `Long tasks after the first paint, CPU ${LONG_TASK_CPU_SLOWDOWN}x slower, ${runs} runs each...`,
+    );
+    const summaries = await measureLongTasks(pages, runs, (label, run) =>
+      console.log(`  ${label}: ${longTaskLine(run)}`),
+    );
+    for (const [label] of paths) {
+      const ours = summaries[label];
+      const theirs = summaries[`${label} twin`];
+      console.log(
+        `${label}: longest task ${longTaskVerdict(ours.medianLongestMs, theirs.medianLongestMs).detail}; ` +
+          `blocking after first paint ${Math.round(ours.medianBlockingMs)} ms (the twin ${Math.round(theirs.medianBlockingMs)} ms)`,
+      );
+    }
+  } finally {
+    await Promise.all([site.stop(), twinSite.stop()]);
+    twin.remove();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
