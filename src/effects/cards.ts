@@ -9,12 +9,13 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import satori from "satori";
 import sharp from "sharp";
 import { dayLabel } from "../../supabase/functions/_shared/contract/calendar-day";
 import { effectCardPath } from "./paths";
+import { removeUnpublishedDayFiles } from "./stale-days";
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
@@ -208,7 +209,11 @@ export async function writeEffectCards(
   const counts = { drawn: 0, cached: 0 };
   const used = new Set<string>();
   const fileOf = (date: string) => path.join(publicDir, ...effectCardPath(date).split("/"));
-  await removeStaleCards(path.dirname(path.dirname(fileOf("x"))), new Set(published.map((e) => e.date)));
+  await removeUnpublishedDayFiles(
+    path.dirname(path.dirname(fileOf("x"))),
+    new Set(published.map((e) => e.date)),
+    "card.png",
+  );
   // A few at a time: drawing is CPU work, and the cache reads overlap it.
   const queue = [...published];
   const worker = async () => {
@@ -240,22 +245,5 @@ async function pruneCache(cacheDir: string, used: ReadonlySet<string>): Promise<
     if (used.has(name)) continue;
     const file = path.join(cacheDir, name);
     if ((await stat(file)).mtimeMs < before) await rm(file, { force: true });
-  }
-}
-
-async function removeStaleCards(effectsDir: string, published: ReadonlySet<string>): Promise<void> {
-  let entries;
-  try {
-    entries = await readdir(effectsDir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw error;
-  }
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !/^\d{4}-\d{2}-\d{2}$/.test(entry.name) || published.has(entry.name))
-      continue;
-    const dir = path.join(effectsDir, entry.name);
-    await rm(path.join(dir, "card.png"), { force: true });
-    if ((await readdir(dir)).length === 0) await rmdir(dir);
   }
 }

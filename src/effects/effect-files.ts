@@ -5,7 +5,7 @@
  * day, or before an Effect was deleted) is removed, so the sender never finds an Effect the site
  * does not publish.
  */
-import { mkdir, readdir, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   LATEST_EDITION_PATH,
@@ -19,6 +19,7 @@ import type { Effect } from "./effects";
 import { jsonFeed, rssFeed } from "./feeds";
 import { mailEdition } from "./mail";
 import { effectPath, JSON_FEED_PATH, mailEditionPath, RSS_PATH } from "./paths";
+import { removeUnpublishedDayFiles } from "./stale-days";
 
 export interface EffectFilesSource {
   /** Newest first. */
@@ -45,7 +46,11 @@ export async function writeEffectFiles(
     await writeFile(file, body);
   };
   const mailable = published.filter((effect) => today === undefined || effect.date <= today);
-  await removeStaleMailEditions(path.dirname(fileOf(effectPath("x"))), new Set(mailable.map((e) => e.date)));
+  await removeUnpublishedDayFiles(
+    path.dirname(fileOf(effectPath("x"))),
+    new Set(mailable.map((e) => e.date)),
+    "mail.json",
+  );
   const feedSource = {
     published,
     siteUrl: brand.siteUrl,
@@ -81,23 +86,4 @@ export async function writeEffectFiles(
     const pointer: LatestEdition = { date: latest.date };
     await write(LATEST_EDITION_PATH, `${JSON.stringify(pointer)}\n`);
   } else await rm(fileOf(LATEST_EDITION_PATH), { force: true });
-}
-
-/** Deletes `<dir>/<day>/mail.json` for every day not published, and the folder if nothing else is left. */
-async function removeStaleMailEditions(effectsDir: string, published: ReadonlySet<string>): Promise<void> {
-  let entries;
-  try {
-    entries = await readdir(effectsDir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw error;
-  }
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !/^\d{4}-\d{2}-\d{2}$/.test(entry.name) || published.has(entry.name))
-      continue;
-    const dir = path.join(effectsDir, entry.name);
-    await rm(path.join(dir, "mail.json"), { force: true });
-    // Gatsby removes the page of an Effect that is no longer built; an empty folder would remain.
-    if ((await readdir(dir)).length === 0) await rmdir(dir);
-  }
 }
