@@ -7,10 +7,11 @@ import "./src/styles/global.css";
 
 /**
  * React takes over the pre-rendered page inside a transition, and only its islands: the parts in
- * `<StaticHtml>` (src/loading/static-html.tsx) stay the server's HTML, unwalked. It takes over so what hydration is left yields to
- * the browser every few milliseconds instead of blocking it in one long task: a tap made meanwhile is handled
- * at once. Anything else (`gatsby develop`'s page and its loading indicator, a page without
- * pre-rendered HTML) is rendered instead. The returned function unmounts, as Gatsby asks of this API.
+ * `<StaticHtml>` (src/loading/static-html.tsx) stay the server's HTML, unwalked. What hydration is
+ * left yields to the browser every few milliseconds instead of blocking it in one long task: a tap
+ * made meanwhile is handled at once. Anything else (`gatsby develop`'s page and its loading
+ * indicator, a page without pre-rendered HTML) is rendered instead. The returned function
+ * unmounts, as Gatsby asks of this API.
  *
  * Typed by hand: Gatsby's own type for this API is React 17's `render`, which returns a value.
  */

@@ -13,11 +13,10 @@ const isMeta = (component: ReactNode): boolean => isValidElement(component) && c
 
 /**
  * For `onPreRenderHTML`: the head's `<link rel="preload">` elements (the hero picture's, the
- * display font's) moved up to just after its `<meta>` elements, a picture's first (the largest thing on the
- * first screen), then the others in the order they came. Gatsby
- * puts its inlined stylesheet (about 20 KB) first, and the landing page's Head export last: the
- * hero picture's preload would arrive with the HTML's second round trip. Everything else keeps
- * its place.
+ * display font's) moved up to just after its `<meta>` elements, a picture's first (the largest
+ * thing on the first screen), then the others in the order they came. Gatsby puts its inlined
+ * stylesheet (about 20 KB) first, and the landing page's Head export last: the hero picture's
+ * preload would arrive with the HTML's second round trip. Everything else keeps its place.
  */
 export function preloadsFirst(components: ReactNode[]): ReactNode[] {
   const preloads = [

@@ -3,6 +3,7 @@ import { withPrefix } from "gatsby";
 import { useEffect, useId, useRef, useState } from "react";
 import type { EffectPages } from "../../content/schema";
 import { useHydrated } from "../../newsletter/use-hydrated";
+import { fillPlaceholders } from "../../../supabase/functions/_shared/contract/mail-template";
 
 export type SearchTexts = EffectPages["archive"]["search"];
 
@@ -63,9 +64,6 @@ function loadPagefind(): Promise<Pagefind> {
   });
   return loading;
 }
-
-const fill = (template: string, values: Record<string, string>): string =>
-  template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 
 async function details(results: PagefindSearch["results"]): Promise<Found[]> {
   const data = await Promise.all(results.map((result) => result.data()));
@@ -143,7 +141,7 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
   if (state.kind === "done") {
     const template =
       state.total === 0 ? texts.noResultsText : state.total === 1 ? texts.oneResultText : texts.resultsText;
-    status = fill(template, { query: state.query, count: String(state.total) });
+    status = fillPlaceholders(template, { query: state.query, count: String(state.total) });
   }
 
   return (
