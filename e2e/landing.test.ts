@@ -189,7 +189,7 @@ describeInBrowser("the landing page in Chromium", () => {
     }
   });
 
-  it("draws its headings in the display face from its small file; a rarer sign in a heading also fetches the rest of Latin", async () => {
+  it("draws its headings in the display face from its small file; an Effect whose title has a rarer sign also preloads the rest of Latin", async () => {
     // What the display face's files did for a page: the font files it fetched, and which of
     // Anton's two faces (global.css) loaded.
     const fontsOf = async (path: string) => {
@@ -206,15 +206,22 @@ describeInBrowser("the landing page in Chromium", () => {
           .filter((face) => face.family.replace(/"/g, "") === "Anton" && face.status === "loaded")
           .map((face) => (/^U\+0*20-0*7E\b/i.test(face.unicodeRange) ? "basic" : "rest of Latin"));
       });
-      return { fetched, loaded };
+      const preloaded = await page
+        .locator('link[rel="preload"][as="font"]')
+        .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
+      return { fetched, loaded, preloaded };
     };
     const basicFile = expect.stringMatching(/\/anton-basic-400-normal-\w+\.woff2$/);
 
-    expect(await fontsOf("/")).toEqual({ fetched: [basicFile], loaded: ["basic"] });
+    const basicOnly = { fetched: [basicFile], loaded: ["basic"], preloaded: [basicFile] };
+    expect(await fontsOf("/")).toEqual(basicOnly);
     // The fixture Effects of October 5 and 6 are titled "... at the café" and "... for €5".
-    expect(await fontsOf("/effects/2026-10-05/")).toEqual({ fetched: [basicFile], loaded: ["basic"] });
+    expect(await fontsOf("/effects/2026-10-05/")).toEqual(basicOnly);
     const euro = await fontsOf("/effects/2026-10-06/");
-    expect(euro.fetched).toEqual([basicFile, expect.stringMatching(/\/anton-latin-400-normal-\w+\.woff2$/)]);
+    const latinFile = expect.stringMatching(/\/anton-latin-400-normal-\w+\.woff2$/);
+    // Each file fetched once: the preloads are the requests the page's CSS uses.
+    expect(euro.fetched.sort()).toEqual([basicFile, latinFile]);
+    expect(euro.preloaded.sort()).toEqual([basicFile, latinFile]);
     expect(euro.loaded.sort()).toEqual(["basic", "rest of Latin"]);
   });
 

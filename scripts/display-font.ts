@@ -4,32 +4,18 @@
  *
  * global.css declares Anton twice: this file for BASIC_RANGES, and @fontsource's whole Latin file
  * for the rest of Latin. A page whose headings use only the basic characters downloads 13 KB
- * instead of 19 KB. A heading with a rarer sign (€, ™, «, Œ) also fetches the Latin file, which is
- * not preloaded: on the first visit that sign may show in the fallback face (font-display:
- * optional), from the next page on in Anton. Run it again after updating @fontsource/anton; scripts/__tests__/display-font.test.ts
- * fails until the committed file matches the installed font.
+ * instead of 19 KB; an Effect whose title has a rarer sign (€, ™, «, Œ) also preloads the Latin
+ * file (src/components/display-font-preload.tsx). Run it again after updating @fontsource/anton:
+ * scripts/__tests__/display-font.test.ts fails until the committed file matches the installed font.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import subsetFont from "subset-font";
+import { BASIC_RANGES } from "../src/fonts/basic-ranges";
+
+export { BASIC_RANGES };
 
 const ROOT = path.resolve(__dirname, "..");
-
-/**
- * ASCII's printable characters, the no-break space, the middle dot, the accented letters of
- * Western Europe (À to ÿ), dashes, curly quotes, the bullet and the ellipsis.
- */
-export const BASIC_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x20, 0x7e],
-  [0xa0, 0xa0],
-  [0xb7, 0xb7],
-  [0xc0, 0xff],
-  [0x2013, 0x2014],
-  [0x2018, 0x2019],
-  [0x201c, 0x201d],
-  [0x2022, 0x2022],
-  [0x2026, 0x2026],
-];
 
 /** The full Latin file of @fontsource/anton, the source of the subset and the second face. */
 export const LATIN_FONT = path.join(

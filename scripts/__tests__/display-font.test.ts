@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { BASIC_FONT, BASIC_RANGES, basicSubset, codePoints, unicodeRange } from "../display-font";
+import { needsRestOfLatin } from "../../src/fonts/basic-ranges";
 
 const ROOT = path.resolve(__dirname, "../..");
 const css = readFileSync(path.join(ROOT, "src/styles/global.css"), "utf8");
@@ -50,5 +51,15 @@ describe("the display face's two files", () => {
 
   it("the basic file is small enough to arrive with the hero picture", () => {
     expect(readFileSync(BASIC_FONT).length).toBeLessThan(14 * 1024);
+  });
+
+  it("a heading needs the Latin file for a sign the small file lacks, as written or in capitals", () => {
+    expect(needsRestOfLatin("The Purpose Effect: “Patience” — at the café, naïve, Straße…")).toBe(false);
+    expect(needsRestOfLatin("Fathers\u00a0who build")).toBe(false);
+    expect(needsRestOfLatin("A coffee for €5")).toBe(true);
+    expect(needsRestOfLatin("Purpose™")).toBe(true);
+    expect(needsRestOfLatin("«Patience»")).toBe(true);
+    // "ÿ" is in the small file, its capital "Ÿ" (U+0178) is not.
+    expect(needsRestOfLatin("ÿ")).toBe(true);
   });
 });
