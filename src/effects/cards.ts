@@ -2,9 +2,10 @@
  * Each published Effect's social card, `/effects/YYYY-MM-DD/card.png` (1200x630): its title, its
  * day and the brand's name in the site's look (ink, cream, ember, the display face Anton), which
  * its page names as `og:image` and `twitter:image`. Drawn at build time by satori (layout and text
- * as SVG paths, https://github.com/vercel/satori) and turned into a palette PNG by sharp, the
- * image library the build already has. A drawn card is kept in a cache keyed by what it shows and
- * the drawing's version, so an unchanged Effect is not drawn again by the next build.
+ * as SVG paths, https://github.com/vercel/satori), rasterized by resvg (@resvg/resvg-js, a third
+ * faster than sharp's librsvg here) and written as a 16-colour PNG (./palette-png.ts). A drawn
+ * card is kept in a cache keyed by what it shows and the drawing's version, so an unchanged Effect
+ * is not drawn again by the next build.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -12,9 +13,10 @@ import { createRequire } from "node:module";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import satori from "satori";
-import sharp from "sharp";
+import { Resvg } from "@resvg/resvg-js";
 import { dayLabel } from "../../supabase/functions/_shared/contract/calendar-day";
 import { effectCardPath } from "./paths";
+import { IndexedRows, indexedPng, type Rgb } from "./palette-png";
 import { removeUnpublishedDayFiles } from "./stale-days";
 
 export const CARD_WIDTH = 1200;
@@ -24,7 +26,7 @@ export const CARD_HEIGHT = 630;
  * The drawing's own version: change it with the layout below, so every card is drawn again. The
  * libraries' versions are part of the cache key too.
  */
-const DRAWING_VERSION = "3";
+const DRAWING_VERSION = "4";
 
 /** The site's colours (tailwind.config.js). */
 const INK = "#1c1917";
@@ -82,66 +84,146 @@ function titleSize(title: string): number {
   return 60;
 }
 
-/** The card as an SVG (text as paths, so it renders the same anywhere). */
+/**
+ * The card, top to bottom: the brand's bar with its ember rule, the Effect's band (its day and
+ * title), the site's host. The bar and the host are the same on every card of a site, so they are
+ * drawn once per build (the frame) and only the Effect's band for each Effect, at the place and
+ * size the frame leaves it.
+ */
+const cardStyle = { backgroundColor: INK, color: CREAM, fontFamily: "Anton" };
+
+/** The Effect's band: its day above its title, centred in the band's height. */
+const band = (content: CardContent): Element =>
+  box({ flexGrow: 1, flexDirection: "column", justifyContent: "center", padding: "0 72px" }, [
+    box({ fontSize: 30, letterSpacing: 4, textTransform: "uppercase", color: EMBER }, content.eyebrow),
+    box(
+      {
+        marginTop: 18,
+        fontSize: titleSize(content.title),
+        lineHeight: 1.02,
+        textTransform: "uppercase",
+        // A title longer than three lines ends in an ellipsis rather than a word cut in half.
+        display: "block",
+        lineClamp: 3,
+      },
+      content.title,
+    ),
+  ]);
+
+/** The whole card, or with `middle` the frame around the band. */
+const card = (content: CardContent, middle: Element): Element =>
+  box({ ...cardStyle, width: "100%", height: "100%", flexDirection: "column" }, [
+    box(
+      {
+        padding: "44px 72px 28px",
+        borderBottom: `8px solid ${EMBER}`,
+        fontSize: 40,
+        letterSpacing: 3,
+        textTransform: "uppercase",
+      },
+      content.brandName,
+    ),
+    middle,
+    box({ padding: "0 72px 40px", fontSize: 26, letterSpacing: 2, color: MUTED }, content.site),
+  ]);
+
+/** An element as RGBA pixels: satori lays it out as SVG (text as paths), resvg rasterizes that. */
+async function pixels(element: Element, height: number): Promise<Uint8Array> {
+  const svg = await satori(element as never, { width: CARD_WIDTH, height, fonts: fonts() });
+  return new Resvg(svg, { font: { loadSystemFonts: false } }).render().pixels;
+}
+
+/** The card as an SVG, drawn whole (what the frame and the band put together equal). */
 export async function cardSvg(content: CardContent): Promise<string> {
-  const size = titleSize(content.title);
-  const card = box(
-    {
-      width: "100%",
-      height: "100%",
-      flexDirection: "column",
-      backgroundColor: INK,
-      color: CREAM,
-      fontFamily: "Anton",
-    },
-    [
-      box(
-        {
-          padding: "44px 72px 28px",
-          borderBottom: `8px solid ${EMBER}`,
-          fontSize: 40,
-          letterSpacing: 3,
-          textTransform: "uppercase",
-        },
-        content.brandName,
-      ),
-      box({ flexGrow: 1, flexDirection: "column", justifyContent: "center", padding: "0 72px" }, [
-        box({ fontSize: 30, letterSpacing: 4, textTransform: "uppercase", color: EMBER }, content.eyebrow),
-        box(
-          {
-            marginTop: 18,
-            fontSize: size,
-            lineHeight: 1.02,
-            textTransform: "uppercase",
-            // A title longer than three lines ends in an ellipsis rather than a word cut in half.
-            display: "block",
-            lineClamp: 3,
-          },
-          content.title,
-        ),
-      ]),
-      box({ padding: "0 72px 40px", fontSize: 26, letterSpacing: 2, color: MUTED }, content.site),
-    ],
-  );
-  return satori(card as never, { width: CARD_WIDTH, height: CARD_HEIGHT, fonts: fonts() });
+  return satori(card(content, band(content)) as never, {
+    width: CARD_WIDTH,
+    height: CARD_HEIGHT,
+    fonts: fonts(),
+  });
+}
+
+const rgb = (hex: string): Rgb => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)) as never;
+
+/** `count` colours evenly between the ink and `colour`: the edges of text drawn in it. */
+function blends(colour: string, count: number): Rgb[] {
+  const [ink, to] = [rgb(INK), rgb(colour)];
+  return Array.from({ length: count }, (_, step) => {
+    const share = (step + 1) / (count + 1);
+    return ink.map((value, at) => Math.round(value + (to[at] - value) * share)) as never;
+  });
+}
+
+/** The card's 16 colours: the site's four, and the edges of the large cream, small ember and grey text. */
+const PALETTE: Rgb[] = [
+  ...[INK, CREAM, EMBER, MUTED].map(rgb),
+  ...blends(CREAM, 5),
+  ...blends(EMBER, 4),
+  ...blends(MUTED, 3),
+];
+
+const rows = new IndexedRows(CARD_WIDTH, PALETTE);
+
+/** Where the frame leaves the Effect's band, filled in a colour no card has. */
+const BAND_MARK = "#00ff00";
+
+interface Frame {
+  /** The frame as the PNG's rows. */
+  rows: Buffer;
+  top: number;
+  height: number;
+}
+
+/** The frame of a brand and host, drawn once: its rows, and the band's place in it. */
+async function drawFrame(content: CardContent): Promise<Frame> {
+  const rgba = await pixels(card(content, box({ flexGrow: 1, backgroundColor: BAND_MARK })), CARD_HEIGHT);
+  const [ink, ember, mark] = [INK, EMBER, BAND_MARK].map(rgb);
+  const left = (y: number) => rgba.subarray(y * CARD_WIDTH * 4, y * CARD_WIDTH * 4 + 3);
+  const is = (y: number, colour: Rgb) => left(y).every((value, at) => value === colour[at]);
+  const band = Array.from({ length: CARD_HEIGHT }, (_, y) => y).filter((y) => is(y, mark));
+  // The band's edges fall between rows (else a row would blend it with the frame, and show it).
+  const clean = Array.from({ length: CARD_HEIGHT }, (_, y) => is(y, ink) || is(y, ember) || is(y, mark));
+  if (band.length === 0 || !clean.every(Boolean)) {
+    throw new Error(
+      `The social cards' frame leaves no clean band for the Effect (brand "${content.brandName}")`,
+    );
+  }
+  const data = Buffer.alloc(rows.stride * CARD_HEIGHT);
+  rows.write(rgba, data);
+  return { rows: data, top: band[0], height: band.length };
+}
+
+const frames = new Map<string, Promise<Frame>>();
+function frame(content: CardContent): Promise<Frame> {
+  const key = JSON.stringify([content.brandName, content.site]);
+  let drawn = frames.get(key);
+  if (!drawn) {
+    drawn = drawFrame(content);
+    frames.set(key, drawn);
+  }
+  return drawn;
 }
 
 /**
- * The card as a PNG of 16 colours: four flat colours and the edges of anti-aliased text need no
- * more. Choosing the palette is most of a card's cost, so at its fastest setting and undithered,
- * with zlib's default level: about 12 KB, a third of the time of the finest settings for 3% more
- * bytes (`npm run bench:cards`).
+ * The card as a PNG of 16 colours given in advance (src/effects/palette-png.ts): four flat colours
+ * and the edges of anti-aliased text need no more; 9 to 16 KB.
  */
 export async function drawCard(content: CardContent): Promise<Buffer> {
-  return sharp(Buffer.from(await cardSvg(content)))
-    .png({ palette: true, colours: 16, effort: 1, dither: 0, compressionLevel: 6 })
-    .toBuffer();
+  const { rows: frameRows, top, height } = await frame(content);
+  const middle = await pixels(
+    box({ ...cardStyle, width: "100%", height: "100%", flexDirection: "column" }, band(content)),
+    height,
+  );
+  const data = Buffer.from(frameRows);
+  rows.write(middle, data, top);
+  return indexedPng(rows, CARD_HEIGHT, data);
 }
 
 /** The cache key: what the card shows, the drawing's version and the drawing libraries' versions. */
 export function cardKey(content: CardContent): string {
   return createHash("sha256")
-    .update(JSON.stringify([DRAWING_VERSION, packageVersion("satori"), packageVersion("sharp"), content]))
+    .update(
+      JSON.stringify([DRAWING_VERSION, packageVersion("satori"), packageVersion("@resvg/resvg-js"), content]),
+    )
     .digest("hex")
     .slice(0, 32);
 }

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { differingShare, pngSize } from "../../../test/support/png";
 import {
   CARD_HEIGHT,
@@ -18,6 +19,7 @@ import {
   cachedCard,
   cardContent,
   cardKey,
+  cardSvg,
   drawCard,
   writeEffectCards,
 } from "../cards";
@@ -46,6 +48,16 @@ describe("an Effect's social card", () => {
     // for a few edge pixels: each card picks its own 16 colours).
     expect(await differingShare(card, other)).toBeGreaterThan(0.01);
     expect(await differingShare(card, other, HEADER)).toBeLessThan(0.001);
+  });
+
+  it("looks the same as the card drawn whole, though its brand's bar and host are drawn once a build", async () => {
+    const shown = content("Your children are watching how you handle a hard day at work");
+    // Another card first, so the frame this one gets is the one drawn for the cards before it.
+    await drawCard(content("Show up first"));
+    const whole = await sharp(Buffer.from(await cardSvg(shown)))
+      .png()
+      .toBuffer();
+    expect(await differingShare(await drawCard(shown), whole)).toBeLessThan(0.001);
   });
 
   it("is drawn once: the cache answers for an unchanged Effect, a changed title is drawn again", async () => {
