@@ -8,14 +8,17 @@
  * is not drawn again by the next build.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import path from "node:path";
+import { threadId } from "node:worker_threads";
 import satori from "satori";
 import { Resvg } from "@resvg/resvg-js";
 import { dayLabel } from "../../supabase/functions/_shared/contract/calendar-day";
 import { effectCardPath } from "./paths";
+import { drawOnThreads } from "./card-threads";
 import { IndexedRows, indexedPng, type Rgb } from "./palette-png";
 import { removeUnpublishedDayFiles } from "./stale-days";
 
@@ -239,25 +242,32 @@ export const CARD_CACHE_DIR = ".effect-cards";
 const UNUSED_CARD_DAYS = 30;
 
 /**
- * The card's PNG from the cache, or drawn and put there; `drawn` says which. A card is written
- * under a temporary name and renamed, so a build killed mid-write leaves no half card.
+ * Draws the card into the cache's `file`, under a temporary name then renamed, so a build killed
+ * mid-write leaves no half card.
  */
+export async function drawIntoCache(content: CardContent, file: string): Promise<Buffer> {
+  const png = await drawCard(content);
+  await mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}-${threadId}.tmp`;
+  await writeFile(partial, png);
+  await rename(partial, file);
+  return png;
+}
+
+const cacheFile = (content: CardContent, cacheDir: string) => path.join(cacheDir, `${cardKey(content)}.png`);
+
+/** The card's PNG from the cache, or drawn and put there; `drawn` says which. */
 export async function cachedCard(
   content: CardContent,
   cacheDir: string,
 ): Promise<{ png: Buffer; drawn: boolean }> {
-  const file = path.join(cacheDir, `${cardKey(content)}.png`);
+  const file = cacheFile(content, cacheDir);
   try {
     return { png: await readFile(file), drawn: false };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  const png = await drawCard(content);
-  await mkdir(cacheDir, { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  await writeFile(partial, png);
-  await rename(partial, file);
-  return { png, drawn: true };
+  return { png: await drawIntoCache(content, file), drawn: true };
 }
 
 export interface CardsSource {
@@ -280,35 +290,87 @@ export const cardContent = (
   site: new URL(brand.siteUrl).host,
 });
 
+/** Below this many cards to draw, starting threads costs more than it saves. */
+const CARDS_A_THREAD = 16;
+
+/** The cards a build is drawing into its cache, by cache file: begun by `startDrawingCards`, awaited by `writeEffectCards`. */
+const drawing = new Map<string, Promise<void>>();
+
+const failed = (effect: { date: string; title: string }, error: unknown) =>
+  new Error(
+    `The social card of the Effect of ${effect.date} ("${effect.title}") could not be drawn: ` +
+      (error instanceof Error ? error.message : String(error)),
+  );
+
 /**
- * Writes each published Effect's card into the built site, drawing only those not in the cache,
- * and removes the card of a day no longer published (and its folder, if nothing else is left).
+ * Starts drawing into the cache every published Effect's card that is not there yet: on worker
+ * threads, one a core (./card-threads.ts), when there are enough; else here, one after another.
+ * `writeEffectCards` waits for them, so the build can start this as soon as it knows its Effects
+ * and the cards are drawn while it renders the pages. Says how many it began, on how many threads.
+ */
+export function startDrawingCards({ published, brand, eyebrow, cacheDir = CARD_CACHE_DIR }: CardsSource): {
+  cards: number;
+  threads: number;
+} {
+  const missing = published
+    .map((effect) => {
+      const content = cardContent(effect, { brand, eyebrow });
+      return { effect, content, file: cacheFile(content, cacheDir) };
+    })
+    .filter(({ file }) => !drawing.has(file) && !existsSync(file));
+  const threads = Math.min(availableParallelism(), Math.floor(missing.length / CARDS_A_THREAD));
+  let previous: Promise<unknown> = Promise.resolve();
+  const drawn =
+    threads > 1
+      ? drawOnThreads(missing, threads)
+      : missing.map(({ content, file }) => (previous = previous.then(() => drawIntoCache(content, file))));
+  for (const [at, { effect, file }] of missing.entries()) {
+    const card = drawn[at].then(
+      () => undefined,
+      (error: unknown) => Promise.reject(failed(effect, error)),
+    );
+    // Awaited, and its failure reported, by writeEffectCards; until then it is not unhandled.
+    card.catch(() => undefined);
+    drawing.set(file, card);
+  }
+  return { cards: missing.length, threads: Math.max(1, threads) };
+}
+
+/**
+ * Writes each published Effect's card into the built site, drawing only those not in the cache
+ * (or waiting for those `startDrawingCards` began), and removes the card of a day no longer
+ * published (and its folder, if nothing else is left). Fails naming the first Effect whose card
+ * could not be drawn.
  */
 export async function writeEffectCards(
   publicDir: string,
-  { published, brand, eyebrow, cacheDir = CARD_CACHE_DIR }: CardsSource,
+  source: CardsSource,
 ): Promise<{ drawn: number; cached: number }> {
-  const counts = { drawn: 0, cached: 0 };
-  const used = new Set<string>();
+  const { published, brand, eyebrow, cacheDir = CARD_CACHE_DIR } = source;
   const fileOf = (date: string) => path.join(publicDir, ...effectCardPath(date).split("/"));
   await removeUnpublishedDayFiles(
     path.dirname(path.dirname(fileOf("x"))),
     new Set(published.map((e) => e.date)),
     "card.png",
   );
-  // A few at a time: drawing is CPU work, and the cache reads overlap it.
+  startDrawingCards(source);
+  const counts = { drawn: 0, cached: 0 };
+  const used = new Set<string>();
   const queue = [...published];
-  const worker = async () => {
+  // A few at a time: the copies are the disk's work, the drawing the threads'.
+  const copier = async () => {
     for (let effect = queue.shift(); effect; effect = queue.shift()) {
-      const content = cardContent(effect, { brand, eyebrow });
-      used.add(`${cardKey(content)}.png`);
-      const { png, drawn } = await cachedCard(content, cacheDir);
+      const file = cacheFile(cardContent(effect, { brand, eyebrow }), cacheDir);
+      used.add(path.basename(file));
+      const drawn = drawing.get(file);
+      drawing.delete(file);
+      await drawn;
       counts[drawn ? "drawn" : "cached"] += 1;
       await mkdir(path.dirname(fileOf(effect.date)), { recursive: true });
-      await writeFile(fileOf(effect.date), png);
+      await copyFile(file, fileOf(effect.date));
     }
   };
-  await Promise.all([worker(), worker()]);
+  await Promise.all(Array.from({ length: 8 }, copier));
   await pruneCache(cacheDir, used);
   return counts;
 }

@@ -9,7 +9,7 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { differingShare, pngSize } from "../../../test/support/png";
@@ -21,6 +21,7 @@ import {
   cardKey,
   cardSvg,
   drawCard,
+  startDrawingCards,
   writeEffectCards,
 } from "../cards";
 
@@ -95,6 +96,38 @@ describe("an Effect's social card", () => {
       cached: 1,
     });
     expect(readFileSync(cardOf("2026-11-21")).equals(before)).toBe(false);
+  });
+
+  // Enough Effects for the drawing to go to worker threads, as a build from nothing does.
+  const many = Array.from({ length: 40 }, (_, day) => ({
+    date: new Date(Date.UTC(2026, 9, day + 1)).toISOString().slice(0, 10),
+    title: `Effect number ${day + 1}`,
+  }));
+
+  it("is drawn on threads for a build of many Effects, each the same card as drawn alone", async () => {
+    const site = path.join(dir, "public");
+    const source = { published: many, brand, eyebrow, cacheDir: path.join(dir, "cache") };
+    // As the build does: begun early, then written into the site.
+    expect(startDrawingCards(source)).toEqual({
+      cards: many.length,
+      threads: Math.min(availableParallelism(), 2),
+    });
+    expect(await writeEffectCards(site, source)).toEqual({ drawn: many.length, cached: 0 });
+    for (const effect of [many[0], many[many.length - 1]]) {
+      const card = readFileSync(path.join(site, "effects", effect.date, "card.png"));
+      expect(card.equals(await drawCard(content(effect.title, effect.date)))).toBe(true);
+    }
+  });
+
+  it("fails the build naming the Effect whose card could not be drawn", async () => {
+    // The cache's folder cannot be made: a file is where it should be.
+    writeFileSync(path.join(dir, "not-a-folder"), "");
+    const cacheDir = path.join(dir, "not-a-folder", "cache");
+    await expect(
+      writeEffectCards(path.join(dir, "public"), { published: many, brand, eyebrow, cacheDir }),
+    ).rejects.toThrow(
+      /^The social card of the Effect of 2026-\d\d-\d\d \("Effect number \d+"\) could not be drawn: ENOTDIR/,
+    );
   });
 
   it("leaves the cache with the cards in use, and those of the last 30 days", async () => {
