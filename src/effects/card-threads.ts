@@ -6,11 +6,10 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { CardContent } from "./cards";
 
-/** A card to draw, and the cache file it goes to. */
-export interface CardJob {
-  content: CardContent;
+/** A card to draw (what ./cards.ts draws), and the cache file it goes to. */
+export interface CardJob<Content = unknown> {
+  content: Content;
   file: string;
 }
 
