@@ -221,12 +221,14 @@ export async function drawCard(content: CardContent): Promise<Buffer> {
   return indexedPng(rows, CARD_HEIGHT, data);
 }
 
+let drawingVersions: string[] | undefined;
+
 /** The cache key: what the card shows, the drawing's version and the drawing libraries' versions. */
 export function cardKey(content: CardContent): string {
+  // Read once: a build makes thousands of keys.
+  drawingVersions ??= [DRAWING_VERSION, packageVersion("satori"), packageVersion("@resvg/resvg-js")];
   return createHash("sha256")
-    .update(
-      JSON.stringify([DRAWING_VERSION, packageVersion("satori"), packageVersion("@resvg/resvg-js"), content]),
-    )
+    .update(JSON.stringify([...drawingVersions, content]))
     .digest("hex")
     .slice(0, 32);
 }
