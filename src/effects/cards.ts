@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { types } from "node:util";
 import { threadId } from "node:worker_threads";
 import satori from "satori";
 import { Resvg } from "@resvg/resvg-js";
@@ -113,7 +114,7 @@ const band = (content: CardContent): Element =>
     ),
   ]);
 
-/** The whole card, or with `middle` the frame around the band. */
+/** The card around `middle`: the Effect's band, or for the frame a box that marks its place. */
 const card = (content: CardContent, middle: Element): Element =>
   box({ ...cardStyle, width: "100%", height: "100%", flexDirection: "column" }, [
     box(
@@ -195,6 +196,7 @@ async function drawFrame(content: CardContent): Promise<Frame> {
   return { rows: data, top: band[0], height: band.length };
 }
 
+/** The frames drawn by this process (or thread), by brand and host: one, in a build. */
 const frames = new Map<string, Promise<Frame>>();
 function frame(content: CardContent): Promise<Frame> {
   const key = JSON.stringify([content.brandName, content.site]);
@@ -301,7 +303,8 @@ const drawing = new Map<string, Promise<void>>();
 const failed = (effect: { date: string; title: string }, error: unknown) =>
   new Error(
     `The social card of the Effect of ${effect.date} ("${effect.title}") could not be drawn: ` +
-      (error instanceof Error ? error.message : String(error)),
+      // An error from another realm (a test's sandbox) too.
+      (types.isNativeError(error) ? error.message : String(error)),
   );
 
 /**
@@ -325,7 +328,11 @@ export function startDrawingCards({ published, brand, eyebrow, cacheDir = CARD_C
   const drawn =
     threads > 1
       ? drawOnThreads(missing, threads)
-      : missing.map(({ content, file }) => (previous = previous.then(() => drawIntoCache(content, file))));
+      : missing.map(({ content, file }) => {
+          // In turn, whether the card before could be drawn or not.
+          const draw = () => drawIntoCache(content, file);
+          return (previous = previous.then(draw, draw));
+        });
   for (const [at, { effect, file }] of missing.entries()) {
     const card = drawn[at].then(
       () => undefined,
