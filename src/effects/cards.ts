@@ -210,7 +210,7 @@ function frame(content: CardContent): Promise<Frame> {
 
 /**
  * The card as a PNG of 16 colours given in advance (src/effects/palette-png.ts): four flat colours
- * and the edges of anti-aliased text need no more; 9 to 16 KB.
+ * and the edges of anti-aliased text need no more; 10 to 16 KB.
  */
 export async function drawCard(content: CardContent): Promise<Buffer> {
   const { rows: frameRows, top, height } = await frame(content);

@@ -72,7 +72,10 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** The PNG of `height` rows made by `IndexedRows` (zlib's default level: smaller files cost more time than they save). */
+/**
+ * The PNG of `height` rows made by `IndexedRows`. zlib's level 4: for a card, 6 (the default)
+ * takes twice the time for 6% fewer bytes, 3 a third less time for 17% more.
+ */
 export function indexedPng(rows: IndexedRows, height: number, data: Buffer): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(rows.width, 0);
@@ -83,7 +86,7 @@ export function indexedPng(rows: IndexedRows, height: number, data: Buffer): Buf
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", header),
     chunk("PLTE", Buffer.from(rows.palette.flat())),
-    chunk("IDAT", deflateSync(data)),
+    chunk("IDAT", deflateSync(data, { level: 4 })),
     chunk("IEND", new Uint8Array()),
   ]);
 }
