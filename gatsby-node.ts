@@ -36,7 +36,7 @@ import {
 } from "./src/effects/effects";
 import { EFFECT_TYPE, effectOfFile, effectResolvers, effectTypeDefs } from "./src/effects/effect-nodes";
 import { writeEffectFiles } from "./src/effects/effect-files";
-import { writeEffectCards } from "./src/effects/cards";
+import { startDrawingCards, writeEffectCards } from "./src/effects/cards";
 import { readTextVariable } from "./supabase/functions/_shared/contract/variables";
 import { archivePath } from "./src/effects/paths";
 import { dayIn } from "./supabase/functions/_shared/contract/calendar-day";
@@ -233,6 +233,53 @@ export const createPages: GatsbyNode["createPages"] = async ({ actions, reporter
   }
 };
 
+// The Effects' social cards take longest of what onPostBuild writes: they are begun here, as soon
+// as the pages are made, on threads of their own while Gatsby renders the pages (a build only).
+export const onPreBuild: GatsbyNode["onPreBuild"] = async ({ graphql, reporter }) => {
+  const { data, errors } = await graphql<
+    Pick<PostBuildData, "archive" | "brand" | "effectPages"> & {
+      allEffect: { nodes: Pick<Effect, "date" | "title">[] };
+    }
+  >(
+    `
+      query EffectCards($archivePath: String!) {
+        brand {
+          name
+          siteUrl
+        }
+        effectPages {
+          effect {
+            eyebrow
+          }
+        }
+        archive: sitePage(path: { eq: $archivePath }) {
+          pageContext
+        }
+        allEffect {
+          nodes {
+            date
+            title
+          }
+        }
+      }
+    `,
+    { archivePath: archivePath(1) },
+  );
+  // onPostBuild reads the same and says what is wrong; until then, nothing to begin.
+  if (errors || !data?.archive) return;
+  const begun = startDrawingCards({
+    published: publishedEffects(data.allEffect.nodes, data.archive.pageContext.publishedUpTo),
+    brand: data.brand,
+    eyebrow: data.effectPages.effect.eyebrow,
+    cacheDir: readTextVariable(process.env, "EFFECT_CARDS_DIR"),
+  });
+  if (begun.cards > 0) {
+    reporter.info(
+      `Effect cards: drawing ${begun.cards} on ${begun.threads} thread(s) while the pages are built`,
+    );
+  }
+};
+
 interface PostBuildData {
   brand: Pick<Brand, "name" | "siteUrl" | "timeZone"> & { author: Pick<Brand["author"], "name"> };
   effectPages: Pick<EffectPages, "name" | "description" | "mail"> & {
@@ -344,12 +391,18 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
   });
   const started = performance.now();
   const cacheDir = readTextVariable(process.env, "EFFECT_CARDS_DIR");
-  const cards = await writeEffectCards("public", {
-    published,
-    brand: data.brand,
-    eyebrow: data.effectPages.effect.eyebrow,
-    cacheDir,
-  });
+  let cards;
+  try {
+    cards = await writeEffectCards("public", {
+      published,
+      brand: data.brand,
+      eyebrow: data.effectPages.effect.eyebrow,
+      cacheDir,
+    });
+  } catch (error) {
+    reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
+    return;
+  }
   reporter.info(
     `Effect cards: ${cards.drawn} drawn, ${cards.cached} from the cache (${cacheDir}), ` +
       `in ${Math.round(performance.now() - started)} ms`,

@@ -9,8 +9,9 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { differingShare, pngSize } from "../../../test/support/png";
 import {
   CARD_HEIGHT,
@@ -18,7 +19,9 @@ import {
   cachedCard,
   cardContent,
   cardKey,
+  cardSvg,
   drawCard,
+  startDrawingCards,
   writeEffectCards,
 } from "../cards";
 
@@ -46,6 +49,16 @@ describe("an Effect's social card", () => {
     // for a few edge pixels: each card picks its own 16 colours).
     expect(await differingShare(card, other)).toBeGreaterThan(0.01);
     expect(await differingShare(card, other, HEADER)).toBeLessThan(0.001);
+  });
+
+  it("looks the same as the card drawn whole, though its brand's bar and host are drawn once a build", async () => {
+    const shown = content("Your children are watching how you handle a hard day at work");
+    // Another card first, so the frame this one gets is the one drawn for the cards before it.
+    await drawCard(content("Show up first"));
+    const whole = await sharp(Buffer.from(await cardSvg(shown)))
+      .png()
+      .toBuffer();
+    expect(await differingShare(await drawCard(shown), whole)).toBeLessThan(0.001);
   });
 
   it("is drawn once: the cache answers for an unchanged Effect, a changed title is drawn again", async () => {
@@ -83,6 +96,51 @@ describe("an Effect's social card", () => {
       cached: 1,
     });
     expect(readFileSync(cardOf("2026-11-21")).equals(before)).toBe(false);
+  });
+
+  // Enough Effects for the drawing to go to worker threads, as a build from nothing does.
+  const many = Array.from({ length: 40 }, (_, day) => ({
+    date: new Date(Date.UTC(2026, 9, day + 1)).toISOString().slice(0, 10),
+    title: `Effect number ${day + 1}`,
+  }));
+
+  it("is drawn on threads for a build of many Effects, each the same card as drawn alone", async () => {
+    const site = path.join(dir, "public");
+    const source = { published: many, brand, eyebrow, cacheDir: path.join(dir, "cache") };
+    // As the build does: begun early, then written into the site.
+    expect(startDrawingCards(source)).toEqual({
+      cards: many.length,
+      threads: Math.min(availableParallelism(), 2),
+    });
+    expect(await writeEffectCards(site, source)).toEqual({ drawn: many.length, cached: 0 });
+    for (const effect of [many[0], many[many.length - 1]]) {
+      const card = readFileSync(path.join(site, "effects", effect.date, "card.png"));
+      expect(card.equals(await drawCard(content(effect.title, effect.date)))).toBe(true);
+    }
+  });
+
+  it.each([
+    ["one after another", 3],
+    ["on threads", many.length],
+  ])("fails the build naming the Effect whose card could not be drawn (%s)", async (_, count) => {
+    // The cache's folder cannot be made: a file is where it should be.
+    writeFileSync(path.join(dir, "not-a-folder"), "");
+    const cacheDir = path.join(dir, "not-a-folder", "cache");
+    const published = many.slice(0, count);
+    const failure = await writeEffectCards(path.join(dir, "public"), {
+      published,
+      brand,
+      eyebrow,
+      cacheDir,
+    }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    // Any of them, but by its own day and title (the threads fail in the order they draw).
+    const [, date, title] =
+      /^The social card of the Effect of (\S+) \("(.+)"\) could not be drawn: ENOTDIR/.exec(failure ?? "") ??
+      [];
+    expect(published).toContainEqual({ date, title });
   });
 
   it("leaves the cache with the cards in use, and those of the last 30 days", async () => {
