@@ -1,13 +1,13 @@
 // The deferred scripts in the pre-rendered HTML.
 import type { GatsbySSR } from "gatsby";
-import antonLatin from "@fontsource/anton/files/anton-latin-400-normal.woff2";
+import antonBasic from "./src/fonts/anton-basic-400-normal.woff2";
 import { deferScripts } from "./src/loading/defer-scripts";
 import { preloadsFirst } from "./src/loading/head-order";
 import "./src/styles/global.css";
 
-// The display font starts downloading with the HTML, so it is usually there before the first
-// paint (global.css declares it with font-display: optional).
-const preloadedFonts = [antonLatin];
+// The display font's basic file starts downloading with the HTML, so it is usually there before
+// the first paint (global.css declares it with font-display: optional).
+const preloadedFonts = [antonBasic];
 
 export const onRenderBody: GatsbySSR["onRenderBody"] = ({ setHtmlAttributes, setHeadComponents }) => {
   setHtmlAttributes({ lang: "en" });

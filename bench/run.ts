@@ -19,6 +19,7 @@ import { buildSiteIfStale } from "../scripts/site-build";
 import { kb } from "../test/support/first-visit";
 import { ROOT, startStack } from "../test/support/stack";
 import { writeCeilingPage } from "./ceiling-page";
+import { startHttpsFront } from "./https-front";
 import {
   CPU_SLOWDOWN,
   dialogLatencyLine,
@@ -293,27 +294,33 @@ async function main(): Promise<void> {
     startStack({ PUBLIC_DIR: twin.dir }),
     startStack({ PUBLIC_DIR: ceilingDir }),
   ]);
+  // Lighthouse loads each page as the host serves it, over HTTPS and HTTP/2 (bench/https-front.ts).
+  const [front, twinFront, ceilingFront] = await Promise.all(
+    [site, twinSite, ceilingSite].map((stack) => startHttpsFront(stack.url)),
+  );
   const effectPath = newestEffectPath();
   let runs: Record<PageKey, Run[]>;
   let taps: TapResult[] = [];
   let longTasks: Record<PageKey, LongTaskSummary> | null = null;
   try {
-    // Each of the site's kinds of page, and the same page of the twin.
-    const pages: Array<MeasuredPage<PageKey>> = [
-      { key: "landing", label: "landing", url: `${site.url}/` },
-      { key: "twin", label: "twin", url: `${twinSite.url}/` },
-      { key: "ceiling", label: "ceiling", url: `${ceilingSite.url}/` },
-      { key: "archive", label: "archive", url: `${site.url}${ARCHIVE_PATH}` },
-      { key: "archiveTwin", label: "archive's twin", url: `${twinSite.url}${ARCHIVE_PATH}` },
+    // Each of the site's kinds of page, and the same page of the twin: over HTTPS for Lighthouse,
+    // straight from the stacks for the long tasks (no network simulated there).
+    const pagesOn = (landing: string, twin: string, ceiling: string): Array<MeasuredPage<PageKey>> => [
+      { key: "landing", label: "landing", url: `${landing}/` },
+      { key: "twin", label: "twin", url: `${twin}/` },
+      { key: "ceiling", label: "ceiling", url: `${ceiling}/` },
+      { key: "archive", label: "archive", url: `${landing}${ARCHIVE_PATH}` },
+      { key: "archiveTwin", label: "archive's twin", url: `${twin}${ARCHIVE_PATH}` },
       ...(effectPath
         ? [
-            { key: "effect" as const, label: "Effect page", url: `${site.url}${effectPath}` },
-            { key: "effectTwin" as const, label: "Effect page's twin", url: `${twinSite.url}${effectPath}` },
+            { key: "effect" as const, label: "Effect page", url: `${landing}${effectPath}` },
+            { key: "effectTwin" as const, label: "Effect page's twin", url: `${twin}${effectPath}` },
           ]
         : []),
     ];
+    const pages = pagesOn(front.url, twinFront.url, ceilingFront.url);
     console.log(
-      `Lighthouse, mobile, simulated throttling, ${RUNS} runs each (about ${Math.round((RUNS * pages.length * 16) / 60)} min)...`,
+      `Lighthouse, mobile, simulated throttling, over HTTPS and HTTP/2, ${RUNS} runs each (about ${Math.round((RUNS * pages.length * 16) / 60)} min)...`,
     );
     const measured = await compare(pages, RUNS, (label, run) =>
       console.log(`  ${label}: performance ${run.performance}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}`),
@@ -327,7 +334,9 @@ async function main(): Promise<void> {
       `Lighthouse's benchmark index: median ${Math.round(medians(runs.landing).benchmarkIndex)} ` +
         `(${Math.round(Math.min(...benchmarkIndexes))}-${Math.round(Math.max(...benchmarkIndexes))}).`,
     );
-    const longTaskPages = pages.filter((page) => page.key !== "ceiling");
+    const longTaskPages = pagesOn(site.url, twinSite.url, ceilingSite.url).filter(
+      (page) => page.key !== "ceiling",
+    );
     console.log(
       `\nThe longest task after the first paint, CPU ${LONG_TASK_CPU_SLOWDOWN}x slower, cold, no input, ` +
         `${LONG_TASK_RUNS} runs each (bench/long-tasks.ts)...`,
@@ -342,6 +351,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    await Promise.all([front.stop(), twinFront.stop(), ceilingFront.stop()]);
     await Promise.all([site.stop(), twinSite.stop(), ceilingSite.stop()]);
     rmSync(ceilingDir, { recursive: true, force: true });
     twin.remove();
@@ -550,7 +560,8 @@ async function main(): Promise<void> {
       ". Reproduce with `npm run bench`.",
     "",
     `Lighthouse, mobile emulation, simulated throttling, median of ${RUNS} runs each, alternated, every page served by ` +
-      `its own local stack. The twin is the same build with its scripts taken out (${twin.removed} scripts, preloads ` +
+      `its own local stack behind an HTTPS and HTTP/2 front, as the host serves it (one connection for all ` +
+      `requests; bench/https-front.ts). The twin is the same build with its scripts taken out (${twin.removed} scripts, preloads ` +
       `and handlers from ${twin.htmlFiles} HTML files): the same HTML, CSS, font and hero picture. The ceiling is the ` +
       `same ${ceilingTextChars} characters of text as plain HTML (no JavaScript, CSS, fonts or images). ` +
       (effectPath

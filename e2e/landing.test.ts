@@ -189,6 +189,42 @@ describeInBrowser("the landing page in Chromium", () => {
     }
   });
 
+  it("draws its headings in the display face from its small file; an Effect whose title has a rarer sign also preloads the rest of Latin", async () => {
+    // What the display face's files did for a page: the font files it fetched, and which of
+    // Anton's two faces (global.css) loaded.
+    const fontsOf = async (path: string) => {
+      const fetched: string[] = [];
+      const { page } = await site.visit(path, VIEWPORTS.mobile, {
+        prepare: async (context) =>
+          context.on("request", (request) => {
+            if (request.resourceType() === "font") fetched.push(new URL(request.url()).pathname);
+          }),
+      });
+      const loaded = await page.evaluate(async () => {
+        await document.fonts.ready;
+        return [...document.fonts]
+          .filter((face) => face.family.replace(/"/g, "") === "Anton" && face.status === "loaded")
+          .map((face) => (/^U\+0*20-0*7E\b/i.test(face.unicodeRange) ? "basic" : "rest of Latin"));
+      });
+      const preloaded = await page
+        .locator('link[rel="preload"][as="font"]')
+        .evaluateAll((links) => links.map((link) => new URL((link as HTMLLinkElement).href).pathname));
+      return { fetched, loaded, preloaded };
+    };
+    const basicFile = expect.stringMatching(/\/anton-basic-400-normal-\w+\.woff2$/);
+
+    const basicOnly = { fetched: [basicFile], loaded: ["basic"], preloaded: [basicFile] };
+    expect(await fontsOf("/")).toEqual(basicOnly);
+    // The fixture Effects of October 5 and 6 are titled "... at the café" and "... for €5".
+    expect(await fontsOf("/effects/2026-10-05/")).toEqual(basicOnly);
+    const euro = await fontsOf("/effects/2026-10-06/");
+    const latinFile = expect.stringMatching(/\/anton-latin-400-normal-\w+\.woff2$/);
+    // Each file fetched once: the preloads are the requests the page's CSS uses.
+    expect(euro.fetched.sort()).toEqual([basicFile, latinFile]);
+    expect(euro.preloaded.sort()).toEqual([basicFile, latinFile]);
+    expect(euro.loaded.sort()).toEqual(["basic", "rest of Latin"]);
+  });
+
   describe.each([SPEC.joinTheMovement, SPEC.signUp, SPEC.listenNow])("the %s button", (label) => {
     it("opens the signup dialog; Escape, the close button and a click outside close it and focus returns", async () => {
       const { page } = await site.visit("/");

@@ -11,6 +11,7 @@ import { cardInView } from "../test/support/newsletter";
 import { describeInBrowser, GATSBY_BUNDLE, useSite } from "../test/support/site";
 import { SPEC } from "../test/support/texts";
 import { untilHydrated } from "../test/support/browser";
+import { COMPILE_HINT } from "../scripts/compile-hints";
 
 /** When each of Gatsby's bundles was requested, and when `load` ended, on the page's clock. */
 async function bundleTimes(page: Page): Promise<{ loadEnd: number; bundleStarts: number[] }> {
@@ -40,6 +41,19 @@ describeInBrowser("the page's scripts", () => {
     expect(bundleStarts.filter((startTime) => startTime < loadEnd)).toEqual([]);
     // The triggers, links to the card before the scripts, now open the dialog.
     expect(await page.getByRole("button", { name: SPEC.joinTheMovement }).count()).toBe(1);
+  });
+
+  it("ask Chromium to compile React and Gatsby's runtime while they download, and only those", async () => {
+    const { page } = await site.visit("/");
+    const bundles = await page.evaluate(() =>
+      performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname),
+    );
+    const hinted: string[] = [];
+    for (const pathname of bundles.filter((name) => GATSBY_BUNDLE.test(name))) {
+      const text = await (await fetch(`${site.url}${pathname}`)).text();
+      if (text.startsWith(COMPILE_HINT)) hinted.push(pathname.replace(/-[0-9a-f]{20}\.js$/, ""));
+    }
+    expect(hinted.sort()).toEqual(["/app", "/framework"]);
   });
 
   it("an interaction while the hero picture is still loading does not fetch them before it has loaded", async () => {

@@ -9,9 +9,11 @@
  * - Gatsby's internal Partytown plugin is replaced by an empty module (src/loading/no-partytown.ts):
  *   its browser hook is a no-op in production, yet it pulled `gatsby-script` (about 5 KB gzipped)
  *   into the app bundle. The site has no `<Script>`; a page that adds one must remove this line.
+ * - React's and Gatsby's runtime's files carry V8's compile hint (scripts/compile-hints.ts).
  */
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
+import { CompileHintsPlugin } from "./compile-hints";
 
 export const productionBundles: GatsbyNode["onCreateWebpackConfig"] = ({
   stage,
@@ -28,6 +30,7 @@ export const productionBundles: GatsbyNode["onCreateWebpackConfig"] = ({
       /internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/,
       path.resolve("src/loading/no-partytown.ts"),
     ),
+    new CompileHintsPlugin(),
   );
   actions.replaceWebpackConfig(config);
 };

@@ -24,8 +24,22 @@ const BUNDLE_FILE = /^(?:\d+\.)?decap-cms\.js$|^decap-cms\.js\.LICENSE\.txt$|\.w
 export const decapDistDir = (): string =>
   path.join(path.dirname(requireFromRoot.resolve("decap-cms/package.json")), "dist");
 
-/** The display face the site's CSS names, copied beside `/admin/preview.css`. */
-const FONT = "anton-latin-400-normal.woff2";
+/** The display face's two files as the site's CSS names them, each copied beside `/admin/preview.css`. */
+const FONTS = [
+  {
+    cssUrl: 'url("~@fontsource/anton/files/anton-latin-400-normal.woff2")',
+    file: () =>
+      path.join(
+        path.dirname(requireFromRoot.resolve("@fontsource/anton/package.json")),
+        "files",
+        "anton-latin-400-normal.woff2",
+      ),
+  },
+  {
+    cssUrl: 'url("../fonts/anton-basic-400-normal.woff2")',
+    file: () => path.resolve("src/fonts/anton-basic-400-normal.woff2"),
+  },
+];
 
 /** The previews' bundle: the site's components and renderers, React with them, the texts inlined. */
 // esbuild, PostCSS and Tailwind are required when the CMS is written, not when gatsby-node.ts is
@@ -52,21 +66,21 @@ async function writePreviews(target: string, texts: PreviewTexts): Promise<void>
 /** The site's CSS as Gatsby builds it (Tailwind over src/), the font beside it. */
 async function writePreviewCss(target: string): Promise<void> {
   const from = path.resolve("src/styles/global.css");
-  const fontUrl = `url("~@fontsource/anton/files/${FONT}")`;
-  const source = await readFile(from, "utf8");
-  if (!source.includes(fontUrl))
-    throw new Error(`${from} no longer names ${fontUrl}: update scripts/cms-admin.ts`);
+  let source = await readFile(from, "utf8");
+  for (const font of FONTS) {
+    if (!source.includes(font.cssUrl))
+      throw new Error(`${from} no longer names ${font.cssUrl}: update scripts/cms-admin.ts`);
+    source = source.replace(font.cssUrl, `url("${path.basename(font.file())}")`);
+  }
   const postcss = requireFromRoot("postcss") as typeof import("postcss").default;
   const tailwindcss = requireFromRoot("tailwindcss") as typeof import("tailwindcss");
   const autoprefixer = requireFromRoot("autoprefixer") as typeof import("autoprefixer");
   const config = requireFromRoot(path.resolve("tailwind.config.js")) as Parameters<typeof tailwindcss>[0];
-  const { css } = await postcss([tailwindcss(config), autoprefixer]).process(
-    source.replace(fontUrl, `url("${FONT}")`),
-    { from },
-  );
+  const { css } = await postcss([tailwindcss(config), autoprefixer]).process(source, { from });
   await writeFile(path.join(target, "preview.css"), css);
-  const fonts = path.join(path.dirname(requireFromRoot.resolve("@fontsource/anton/package.json")), "files");
-  await copyFile(path.join(fonts, FONT), path.join(target, FONT));
+  await Promise.all(
+    FONTS.map((font) => copyFile(font.file(), path.join(target, path.basename(font.file())))),
+  );
 }
 
 export async function writeCmsAdmin(

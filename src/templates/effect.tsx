@@ -4,6 +4,7 @@ import { EffectArticle } from "../components/effects/effect-article";
 import { EffectNeighbours } from "../components/effects/effect-neighbours";
 import { EffectsFrame, type EffectsPageData } from "../components/effects/effects-frame";
 import { Seo } from "../components/seo/seo";
+import { DisplayFontPreload } from "../components/display-font-preload";
 import { StaticHtml } from "../loading/static-html";
 import { effectStructuredData } from "../components/seo/effect-structured-data";
 import { absoluteUrl } from "../components/seo/structured-data";
@@ -47,28 +48,31 @@ export default function EffectPage({ data }: PageProps<EffectPageData, EffectPag
 }
 
 export const Head: HeadFC<EffectPageData, EffectPageContext> = ({ data, location }) => (
-  <Seo
-    brand={data.brand}
-    newsletterName={data.effectPages.name}
-    title={data.effect.title}
-    description={data.effect.summary}
-    pathname={location.pathname}
-    publishedAt={data.effect.publishedAt}
-    image={{
-      path: effectCardPath(data.effect.date),
-      alt: fillPlaceholders(data.effectPages.effect.cardAlt, {
-        title: data.effect.title,
-        date: data.effect.dateLabel,
-        brand: data.brand.name,
-      }),
-    }}
-    structuredData={effectStructuredData(data.brand, {
-      headline: data.effect.title,
-      description: data.effect.summary,
-      path: location.pathname,
-      datePublished: data.effect.publishedAt,
-    })}
-  />
+  <>
+    <DisplayFontPreload headings={[data.effect.title]} />
+    <Seo
+      brand={data.brand}
+      newsletterName={data.effectPages.name}
+      title={data.effect.title}
+      description={data.effect.summary}
+      pathname={location.pathname}
+      publishedAt={data.effect.publishedAt}
+      image={{
+        path: effectCardPath(data.effect.date),
+        alt: fillPlaceholders(data.effectPages.effect.cardAlt, {
+          title: data.effect.title,
+          date: data.effect.dateLabel,
+          brand: data.brand.name,
+        }),
+      }}
+      structuredData={effectStructuredData(data.brand, {
+        headline: data.effect.title,
+        description: data.effect.summary,
+        path: location.pathname,
+        datePublished: data.effect.publishedAt,
+      })}
+    />
+  </>
 );
 
 export const query = graphql`

@@ -1,0 +1,123 @@
+/**
+ * An HTTPS and HTTP/2 front for a local stack, so Lighthouse loads the pages the way the host
+ * (Cloudflare Pages) serves them: one encrypted connection that carries every request.
+ *
+ * Lighthouse's simulated throttling replays the requests it saw over the protocol it saw. Over
+ * HTTP/1.1 each request that runs beside another opens a new connection, and the simulation
+ * charges every new connection a handshake on its slow network (two round trips of 150 ms): a page
+ * with a hero picture and a display font paid for two connections the live site never opens. Over
+ * HTTP/2 all requests share the document's connection, as they do on the host; the ceiling page is
+ * served the same way, so both pay the same TLS handshake.
+ *
+ * The certificate is made for 127.0.0.1 by `openssl` at start and removed at stop; the browser
+ * that loads these pages is told to accept it (`--ignore-certificate-errors`, loopback only).
+ */
+import { execFileSync } from "node:child_process";
+import http from "node:http";
+import http2 from "node:http2";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export interface HttpsFront {
+  /** The front's origin, e.g. https://127.0.0.1:41234 */
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Headers of one HTTP/1.1 connection, which HTTP/2 forbids in either direction. */
+const CONNECTION_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(path.join(tmpdir(), "bench-tls-"));
+  try {
+    const key = path.join(dir, "key.pem");
+    const cert = path.join(dir, "cert.pem");
+    try {
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-days",
+          "1",
+          "-subj",
+          "/CN=127.0.0.1",
+          "-addext",
+          "subjectAltName=IP:127.0.0.1",
+          "-keyout",
+          key,
+          "-out",
+          cert,
+        ],
+        { stdio: "pipe" },
+      );
+    } catch (error) {
+      throw new Error(
+        `The bench serves its pages over HTTPS and needs openssl for a throwaway certificate ` +
+          `(apt-get install openssl): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return { key: readFileSync(key), cert: readFileSync(cert) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Serves `origin` (an `http://127.0.0.1:PORT` stack) over HTTPS and HTTP/2 on a free loopback port. */
+export async function startHttpsFront(origin: string): Promise<HttpsFront> {
+  const target = new URL(origin);
+  const server = http2.createSecureServer(selfSignedCertificate(), (request, response) => {
+    const headers: http.OutgoingHttpHeaders = { host: target.host };
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (!name.startsWith(":") && name !== "host" && !CONNECTION_HEADERS.has(name)) headers[name] = value;
+    }
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, path: request.url, method: request.method, headers },
+      (answer) => {
+        const out: http.OutgoingHttpHeaders = {};
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (!CONNECTION_HEADERS.has(name)) out[name] = value;
+        }
+        response.writeHead(answer.statusCode ?? 502, out);
+        answer.pipe(response);
+      },
+    );
+    upstream.on("error", (error) => {
+      if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain" });
+      response.end(`The stack behind the bench's HTTPS front did not answer: ${error.message}`);
+    });
+    request.pipe(upstream);
+  });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.on("close", () => sessions.delete(session));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Chromium is gone by then, but an idle session would keep close() waiting.
+        for (const session of sessions) session.destroy();
+      }),
+  };
+}
