@@ -5,9 +5,10 @@
  * bench/.tmp/year-site (no cache: neither Gatsby's nor the social cards', which it keeps in
  * bench/.tmp/year-cards), adds one new Effect and builds again, and times both builds.
  * Then, in Chromium against that build on the local stack, it searches the archive's index
- * (Pagefind, scripts/search-index.ts): each query in a fresh browser, after the search's first
- * load (its script, WebAssembly and entry files), the time to the answer (the results and the
- * first ten excerpts) and the bytes the query itself transferred. Prints the numbers, writes
+ * (Pagefind, scripts/search-index.ts) as the archive's form does: each query in a fresh browser,
+ * after the search's first load (its script, WebAssembly and entry files), typed then Enter, and
+ * pasted then Enter; the time from Enter to the answer (the results and the first ten excerpts)
+ * and the bytes the query itself transferred from its first key. Prints the numbers, writes
  * bench/year-results.json (read by `npm run bench`, which records the targets met or missed).
  *
  * The Effects' words are drawn from the site's own content and made-up words (a vocabulary of
@@ -19,9 +20,11 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { buildSiteIfStale, cacheFor } from "../scripts/site-build";
+import { SEARCH_OPTIONS, SEARCH_PAUSE_MS, SEARCH_SCRIPT } from "../src/components/effects/search-setup";
 import { launchChromium, untilHydrated, VIEWPORTS } from "../test/support/browser";
 import { kb } from "../test/support/first-visit";
 import { ROOT, startStack } from "../test/support/stack";
+import { type HttpsFront, startHttpsFront } from "./https-front";
 import { markdownTable, textTable } from "./table";
 
 const BENCH = path.join(ROOT, "bench");
@@ -38,8 +41,6 @@ const FIRST_DAY = "2016-11-27";
 /** The one Effect (of the 3,650, in the middle) that speaks of patience: the rare word searched. */
 const RARE_WORD = "patience";
 const RARE_INDEX = 1_825;
-/** In no Effect: the search's warm-up, and the last query measured. */
-const WARM_UP_WORD = "zqxwvj";
 
 export const TARGETS = {
   coldBuildMs: 90_000,
@@ -149,7 +150,11 @@ function timedBuild(today: string): number {
 export interface QueryResult {
   query: string;
   results: number;
+  /** Typed, then Enter: from Enter to the answer with ten excerpts. */
   ms: number;
+  /** Pasted, then Enter: the same, with nothing of the index fetched before. */
+  pastedMs?: number;
+  /** Transferred from the first key (typed). */
   bytes: number;
   requests: number;
 }
@@ -180,13 +185,21 @@ function folderBytes(dir: string): { bytes: number; files: number } {
   return { bytes, files };
 }
 
+/** A brisk typist's time between two keys (and between the last key and Enter): under the search's pause. */
+const KEY_INTERVAL_MS = 120;
+
 /**
- * One query as a reader's first: a fresh browser context opens the archive, loads the search as
- * the archive's form does (`/pagefind/pagefind.js`, init), then the query runs, timed in the page
- * from the call to the answer with the first ten results' excerpts, and its bytes counted.
+ * One query as a reader's first, in a fresh browser context on the archive: the search loads as the
+ * archive's form loads it on focus (`/pagefind/pagefind.js`, options, init and its warm-up search,
+ * src/components/effects/search-setup.ts), then the reader either types the word, a key every
+ * KEY_INTERVAL_MS as the form calls Pagefind on each key (the part of the index the word needs is
+ * fetched at once, the search waits for a pause), and presses Enter; or pastes it and presses Enter
+ * (nothing fetched before). Timed in the page from Enter to the answer with the first ten results'
+ * excerpts; the bytes counted from the first key.
  */
-async function measureQuery(browser: Browser, url: string, query: string) {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+async function measureQuery(browser: Browser, url: string, query: string, typed: boolean) {
+  // The front's throwaway certificate for 127.0.0.1 (bench/https-front.ts).
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, ignoreHTTPSErrors: true });
   try {
     const page = await context.newPage();
     await page.goto(`${url}/effects/`);
@@ -200,32 +213,47 @@ async function measureQuery(browser: Browser, url: string, query: string) {
           transferred.push({ url: request.url(), bytes: sizes.responseBodySize + sizes.responseHeadersSize }),
         );
     });
-    // As a string, so that the module import stays the browser's (this file is compiled to CommonJS).
+    // As a string, so that the module import stays the browser's (this file is compiled to CommonJS);
+    // the same steps as loadPagefind in src/components/effects/effect-search.tsx.
     await page.evaluate(`(async () => {
-      const pagefind = await import("/pagefind/pagefind.js");
-      await pagefind.options({ excerptLength: 24 });
+      const pagefind = await import(${JSON.stringify(SEARCH_SCRIPT)});
+      await pagefind.options(${JSON.stringify(SEARCH_OPTIONS)});
       await pagefind.init();
+      await pagefind.search(null);
       window.benchPagefind = pagefind;
     })()`);
-    // Pagefind starts its worker and WebAssembly on the first search: a word in no Effect (which
-    // fetches no part of the index) finishes the first load, so the query below is timed alone.
-    await page.evaluate(`window.benchPagefind.search("${WARM_UP_WORD}")`);
     await page.waitForTimeout(200);
     const firstLoadBytes = transferred.reduce((sum, entry) => sum + entry.bytes, 0);
     transferred.length = 0;
-    const answer = await page.evaluate(async (term) => {
-      const pagefind = (
-        window as unknown as {
-          benchPagefind: {
-            search(term: string): Promise<{ results: { data(): Promise<{ url: string }> }[] }>;
-          };
+    const answer = await page.evaluate(
+      async ({ term, typed, keyMs, pauseMs }) => {
+        const pagefind = (
+          window as unknown as {
+            benchPagefind: {
+              debouncedSearch(
+                term: string,
+                options: object,
+                wait: number,
+              ): Promise<{ results: { data(): Promise<{ url: string }> }[] } | null>;
+            };
+          }
+        ).benchPagefind;
+        if (typed) {
+          for (let length = 1; length <= term.length; length++) {
+            // Not awaited, as the form does not: each key's search is cancelled by the next call.
+            void pagefind.debouncedSearch(term.slice(0, length), {}, pauseMs);
+            // Inline: a named function here would carry tsx's name helper into the page.
+            await new Promise((resolve) => setTimeout(resolve, keyMs));
+          }
         }
-      ).benchPagefind;
-      const started = performance.now();
-      const search = await pagefind.search(term);
-      await Promise.all(search.results.slice(0, 10).map((result) => result.data()));
-      return { ms: performance.now() - started, results: search.results.length };
-    }, query);
+        const started = performance.now();
+        const search = await pagefind.debouncedSearch(term, {}, 0);
+        if (!search) throw new Error(`the search for "${term}" was cancelled`);
+        await Promise.all(search.results.slice(0, 10).map((result) => result.data()));
+        return { ms: performance.now() - started, results: search.results.length };
+      },
+      { term: query, typed, keyMs: KEY_INTERVAL_MS, pauseMs: SEARCH_PAUSE_MS },
+    );
     await page.waitForTimeout(200);
     return {
       firstLoadBytes,
@@ -240,6 +268,43 @@ async function measureQuery(browser: Browser, url: string, query: string) {
   } finally {
     await context.close();
   }
+}
+
+/** A word in one Effect, the most frequent word (in nearly every one), one in many; one in none. */
+export const searchedWords = (words: string[]): string[] => [
+  RARE_WORD,
+  words[0],
+  words[Math.floor(words.length / 50)],
+  "xylophone",
+];
+
+/**
+ * Each query typed and pasted, in Chromium on the local stack serving the built `site`, over
+ * HTTPS and HTTP/2 as the host serves it (bench/https-front.ts): the ten excerpts are ten requests,
+ * which HTTP/1.1 would queue behind its six connections.
+ */
+export async function measureSearch(
+  site: string,
+  terms: string[],
+): Promise<{ queries: QueryResult[]; firstLoadBytes: number }> {
+  const [stack, browser] = await Promise.all([startStack({ PUBLIC_DIR: site }), launchChromium()]);
+  const queries: QueryResult[] = [];
+  let firstLoadBytes = 0;
+  let front: HttpsFront | null = null;
+  try {
+    front = await startHttpsFront(stack.url);
+    for (const query of terms) {
+      const measured = await measureQuery(browser, front.url, query, true);
+      const pasted = await measureQuery(browser, front.url, query, false);
+      firstLoadBytes = Math.max(firstLoadBytes, measured.firstLoadBytes, pasted.firstLoadBytes);
+      queries.push({ ...measured.query, pastedMs: pasted.query.ms });
+    }
+  } finally {
+    await browser.close();
+    await front?.stop();
+    await stack.stop();
+  }
+  return { queries, firstLoadBytes };
 }
 
 export async function measureYear(): Promise<YearResults> {
@@ -262,21 +327,7 @@ export async function measureYear(): Promise<YearResults> {
   const changedBuildMs = timedBuild(newDay);
   const index = folderBytes(path.join(SITE, "pagefind"));
 
-  const [stack, browser] = await Promise.all([startStack({ PUBLIC_DIR: SITE }), launchChromium()]);
-  const queries: QueryResult[] = [];
-  let firstLoadBytes = 0;
-  try {
-    // A word in one Effect, the most frequent word (in nearly every one), one in many; one in none
-    // (not the warm-up's).
-    for (const query of [RARE_WORD, words[0], words[Math.floor(words.length / 50)], "xylophone"]) {
-      const measured = await measureQuery(browser, stack.url, query);
-      firstLoadBytes = Math.max(firstLoadBytes, measured.firstLoadBytes);
-      queries.push(measured.query);
-    }
-  } finally {
-    await browser.close();
-    await stack.stop();
-  }
+  const { queries, firstLoadBytes } = await measureSearch(SITE, searchedWords(words));
   const results: YearResults = {
     date: new Date().toISOString(),
     loadAverage: { before: Number(loadBefore.toFixed(2)), after: Number(os.loadavg()[0].toFixed(2)) },
@@ -316,7 +367,7 @@ export function yearVerdicts(results: YearResults): YearVerdict[] {
       detail: seconds(results.changedBuildMs),
     },
     {
-      target: `A search over them answers in under ${TARGETS.searchMs} ms (after the first load, slowest query)`,
+      target: `A search over them answers in under ${TARGETS.searchMs} ms (typed, Enter to ten results, slowest query)`,
       met: slowest.ms < TARGETS.searchMs,
       detail: `${Math.round(slowest.ms)} ms ("${slowest.query}", ${slowest.results} results)`,
     },
@@ -333,10 +384,18 @@ const queryRows = (results: YearResults) =>
     `"${query.query}"`,
     String(query.results),
     `${Math.round(query.ms)} ms`,
+    query.pastedMs === undefined ? "" : `${Math.round(query.pastedMs)} ms`,
     kb(query.bytes),
     String(query.requests),
   ]);
-const QUERY_HEADER = ["query", "Effects found", "time to answer", "transferred", "requests"];
+const QUERY_HEADER = [
+  "query",
+  "Effects found",
+  "typed: Enter to answer",
+  "pasted: Enter to answer",
+  "transferred",
+  "requests",
+];
 
 /** The paragraph and table `npm run bench` writes into bench/RESULTS.md. */
 export function yearSummary(results: YearResults = JSON.parse(readFileSync(RESULTS_FILE, "utf8"))): string {

@@ -1,15 +1,29 @@
 /**
  * How long a browser may keep each file of the built site: a year, immutable, for content-hashed
- * files and `/static/`; revalidation for HTML and page data
- * (https://www.gatsbyjs.com/docs/how-to/previews-deploys-hosting/caching/). The local stack sends
- * it and `_headers` tells static hosts.
+ * files, `/static/` and the search index's content-hashed parts; revalidation for HTML, page data
+ * and the search's entry files (https://www.gatsbyjs.com/docs/how-to/previews-deploys-hosting/caching/).
+ * The local stack sends it and `_headers` tells static hosts.
  */
 
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 export const REVALIDATE = "no-cache";
 
-/** Webpack's content hash in a file name: `app-3855b1364636878916d1.js`, `styles.394ff6693c0233675c7b.css`. */
-const HASHED_ASSET = /[-.][0-9a-f]{16,}\.(?:js|css)$/;
+/**
+ * Folders whose every file is named by its content: Gatsby's `/static/`, and the parts of the
+ * archive's search index (scripts/search-index.ts) that Pagefind names by a hash of their bytes
+ * (`/pagefind/fragment/en_1acd887.pf_fragment`), reached only through Pagefind's entry file, which
+ * revalidates with its script and WebAssembly. A reader's second search, or a later visit,
+ * then takes the index parts and excerpts it already has without asking again.
+ */
+export const IMMUTABLE_FOLDERS = ["/static/", "/pagefind/index/", "/pagefind/fragment/", "/pagefind/filter/"];
+
+/**
+ * Webpack's content hash in a file name: `app-3855b1364636878916d1.js`, `styles.394ff6693c0233675c7b.css`;
+ * and the search's metadata, `/pagefind/pagefind.en_13ab3ad0b2.pf_meta`.
+ */
+const HASHED_FILE = /[-.][0-9a-f]{16,}\.(?:js|css)$|^\/pagefind\/pagefind\.[\w-]+\.pf_meta$/;
 
 export const cacheControlFor = (urlPath: string): string =>
-  urlPath.startsWith("/static/") || HASHED_ASSET.test(urlPath) ? IMMUTABLE : REVALIDATE;
+  IMMUTABLE_FOLDERS.some((folder) => urlPath.startsWith(folder)) || HASHED_FILE.test(urlPath)
+    ? IMMUTABLE
+    : REVALIDATE;

@@ -17,7 +17,7 @@ import {
   siteConnectOrigins,
   sitePaths,
 } from "./security-headers.ts";
-import { cacheControlFor } from "./cache-control.ts";
+import { cacheControlFor, IMMUTABLE_FOLDERS } from "./cache-control.ts";
 
 export const HOST_HEADERS_FILE = "_headers";
 
@@ -32,8 +32,9 @@ export function hostHeaders(publicDir: string, connectOrigins: string[]): string
   // Both hosts join the values of a header set by two matching rules, so Cache-Control is only
   // set for the long-lived files; everything else keeps the host's own revalidating default.
   const immutable = cacheControlFor("/static/");
+  const inFolder = (urlPath: string) => IMMUTABLE_FOLDERS.some((folder) => urlPath.startsWith(folder));
   const hashed = sitePaths(publicDir)
-    .filter((urlPath) => !urlPath.startsWith("/static/") && cacheControlFor(urlPath) === immutable)
+    .filter((urlPath) => !inFolder(urlPath) && cacheControlFor(urlPath) === immutable)
     .sort();
   const rule = (pattern: string, headers: Record<string, string>, detach: string[] = []) =>
     [
@@ -69,7 +70,7 @@ export function hostHeaders(publicDir: string, connectOrigins: string[]): string
         Object.keys(signInOnly).filter((name) => name in security || name in admin),
       ),
     ),
-    rule("/static/*", { "Cache-Control": immutable }),
+    ...IMMUTABLE_FOLDERS.map((folder) => rule(`${folder}*`, { "Cache-Control": immutable })),
     ...hashed.map((urlPath) => rule(urlPath, { "Cache-Control": immutable })),
     "",
   ].join("\n");

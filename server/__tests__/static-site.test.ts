@@ -35,6 +35,11 @@ function writeSite(dir: string) {
     "styles.394ff6693c0233675c7b.css": "body{color:red}",
     "page-data/index/page-data.json": JSON.stringify({ path: "/", padding: "y".repeat(2000) }),
     "static/hero-1a2b3c.png": "not really a png",
+    "pagefind/pagefind.js": "export {};",
+    "pagefind/pagefind-entry.json": "{}",
+    "pagefind/pagefind.en_13ab3ad0b2.pf_meta": "meta",
+    "pagefind/index/en_1acd887.pf_index": "index",
+    "pagefind/fragment/en_6f628c4.pf_fragment": "fragment",
     "robots.txt": "User-agent: *\n",
   };
   for (const [name, content] of Object.entries(files)) {
@@ -163,13 +168,18 @@ describe("the static site", () => {
     expect(rules.get("/static/*")?.get("Cache-Control")).toBe(longLived);
     expect(rules.get("/app-3855b1364636878916d1.js")?.get("Cache-Control")).toBe(longLived);
     expect(rules.get("/styles.394ff6693c0233675c7b.css")?.get("Cache-Control")).toBe(longLived);
+    expect(rules.get("/pagefind/fragment/*")?.get("Cache-Control")).toBe(longLived);
+    expect(rules.get("/pagefind/pagefind.en_13ab3ad0b2.pf_meta")?.get("Cache-Control")).toBe(longLived);
+    // A folder's rule, not one per file (an index of years holds thousands).
+    expect(rules.has("/pagefind/fragment/en_6f628c4.pf_fragment")).toBe(false);
+    expect(rules.has("/pagefind/pagefind.js")).toBe(false);
     expect(rules.has("/index.html")).toBe(false);
 
     writeFileSync(path.join(dir, "public", "_headers"), file);
     expect((await get(url, "/_headers")).status).toBe(404);
   });
 
-  it("caches content-hashed files and /static/ for a year, and page data not at all", async () => {
+  it("caches content-hashed files, /static/ and the search index's parts for a year, and page data not at all", async () => {
     expect((await get(url, "/app-3855b1364636878916d1.js")).headers["cache-control"]).toBe(
       "public, max-age=31536000, immutable",
     );
@@ -179,6 +189,16 @@ describe("the static site", () => {
     expect((await get(url, "/static/hero-1a2b3c.png")).headers["cache-control"]).toBe(
       "public, max-age=31536000, immutable",
     );
+    // The search index's parts are named by their content; its script and entry file are not.
+    for (const part of [
+      "/pagefind/pagefind.en_13ab3ad0b2.pf_meta",
+      "/pagefind/index/en_1acd887.pf_index",
+      "/pagefind/fragment/en_6f628c4.pf_fragment",
+    ]) {
+      expect((await get(url, part)).headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    }
+    expect((await get(url, "/pagefind/pagefind.js")).headers["cache-control"]).toBe("no-cache");
+    expect((await get(url, "/pagefind/pagefind-entry.json")).headers["cache-control"]).toBe("no-cache");
     expect((await get(url, "/page-data/index/page-data.json")).headers["cache-control"]).toBe("no-cache");
     expect((await get(url, "/robots.txt")).headers["cache-control"]).toBe("no-cache");
   });

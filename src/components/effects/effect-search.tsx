@@ -4,11 +4,10 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { EffectPages } from "../../content/schema";
 import { useHydrated } from "../../newsletter/use-hydrated";
 import { fillPlaceholders } from "../../../supabase/functions/_shared/contract/mail-template";
+import { SEARCH_OPTIONS, SEARCH_PAUSE_MS, SEARCH_SCRIPT } from "./search-setup";
 
 export type SearchTexts = EffectPages["archive"]["search"];
 
-/** Where the build writes Pagefind's script beside its index (scripts/search-index.ts). */
-const SEARCH_SCRIPT = "/pagefind/pagefind.js";
 /** Results shown at once; "Show more" adds as many again. */
 const PAGE_SIZE = 10;
 
@@ -17,7 +16,8 @@ interface Pagefind {
   options(options: { excerptLength?: number }): Promise<void>;
   init(): Promise<void>;
   debouncedSearch(term: string, options?: object, wait?: number): Promise<PagefindSearch | null>;
-  search(term: string): Promise<PagefindSearch>;
+  /** `null`: every page, no word to look up (no part of the index fetched). */
+  search(term: string | null): Promise<PagefindSearch>;
 }
 interface PagefindSearch {
   results: { id: string; data(): Promise<PagefindResult> }[];
@@ -54,8 +54,12 @@ let loaded = false;
 function loadPagefind(): Promise<Pagefind> {
   loading ??= (async () => {
     const pagefind = (await import(/* webpackIgnore: true */ withPrefix(SEARCH_SCRIPT))) as Pagefind;
-    await pagefind.options({ excerptLength: 24 });
+    await pagefind.options(SEARCH_OPTIONS);
     await pagefind.init();
+    // One search over every page while the reader is still typing: Chromium first runs Pagefind's
+    // WebAssembly and script unoptimised, which made a reader's first search for a common word
+    // about twice as slow in CPU as the next (docs/testing.md). It fetches nothing.
+    await pagefind.search(null);
     loaded = true;
     return pagefind;
   })().catch((error: unknown) => {
@@ -106,9 +110,9 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
     if (!loaded) setState({ kind: "searching", query });
     try {
       const pagefind = await loadPagefind();
-      const search = immediately
-        ? await pagefind.search(query)
-        : await pagefind.debouncedSearch(query, {}, 200);
+      // Each key fetches the part of the index the word needs at once (Pagefind's debouncedSearch
+      // preloads it) and searches after a pause; Enter searches now and cancels the pending search.
+      const search = await pagefind.debouncedSearch(query, {}, immediately ? 0 : SEARCH_PAUSE_MS);
       // A newer query is on its way (or was typed since): its answer is the one to show.
       if (!search || latest.current !== query) return;
       const found = await details(search.results.slice(0, PAGE_SIZE));
