@@ -355,6 +355,10 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export function yearVerdicts(results: YearResults): YearVerdict[] {
   const slowest = results.queries.reduce((worst, query) => (query.ms > worst.ms ? query : worst));
   const heaviest = results.queries.reduce((worst, query) => (query.bytes > worst.bytes ? query : worst));
+  const slowestPasted = results.queries.reduce<(typeof results.queries)[number] | undefined>(
+    (worst, query) => ((query.pastedMs ?? -1) > (worst?.pastedMs ?? -1) ? query : worst),
+    undefined,
+  );
   return [
     {
       target: `${EFFECT_COUNT.toLocaleString("en-US")} Effects build cold in under ${seconds(TARGETS.coldBuildMs)}`,
@@ -371,6 +375,16 @@ export function yearVerdicts(results: YearResults): YearVerdict[] {
       met: slowest.ms < TARGETS.searchMs,
       detail: `${Math.round(slowest.ms)} ms ("${slowest.query}", ${slowest.results} results)`,
     },
+    // A reader who pastes the word has nothing of the index fetched before Enter.
+    ...(slowestPasted?.pastedMs === undefined
+      ? []
+      : [
+          {
+            target: `...and pasted in under ${TARGETS.searchMs} ms (Enter to ten results, slowest query)`,
+            met: slowestPasted.pastedMs < TARGETS.searchMs,
+            detail: `${Math.round(slowestPasted.pastedMs)} ms ("${slowestPasted.query}", ${slowestPasted.results} results)`,
+          },
+        ]),
     {
       target: `...and transfers under ${kb(TARGETS.searchBytes)} (largest query)`,
       met: heaviest.bytes < TARGETS.searchBytes,
