@@ -9,16 +9,13 @@
  * HTTP/2 all requests share the document's connection, as they do on the host; the ceiling page is
  * served the same way, so both pay the same TLS handshake.
  *
- * The certificate is made for 127.0.0.1 by `openssl` at start and removed at stop; the browser
+ * The certificate is made for 127.0.0.1 by `openssl` at start (test/support/self-signed.ts); the browser
  * that loads these pages is told to accept it (`--ignore-certificate-errors`, loopback only).
  */
-import { execFileSync } from "node:child_process";
 import http from "node:http";
 import http2 from "node:http2";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { selfSignedCertificate } from "../test/support/self-signed";
 
 export interface HttpsFront {
   /** The front's origin, e.g. https://127.0.0.1:41234 */
@@ -35,72 +32,34 @@ const CONNECTION_HEADERS = new Set([
   "upgrade",
 ]);
 
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
-  const dir = mkdtempSync(path.join(tmpdir(), "bench-tls-"));
-  try {
-    const key = path.join(dir, "key.pem");
-    const cert = path.join(dir, "cert.pem");
-    try {
-      execFileSync(
-        "openssl",
-        [
-          "req",
-          "-x509",
-          "-newkey",
-          "ec",
-          "-pkeyopt",
-          "ec_paramgen_curve:prime256v1",
-          "-nodes",
-          "-days",
-          "1",
-          "-subj",
-          "/CN=127.0.0.1",
-          "-addext",
-          "subjectAltName=IP:127.0.0.1",
-          "-keyout",
-          key,
-          "-out",
-          cert,
-        ],
-        { stdio: "pipe" },
-      );
-    } catch (error) {
-      throw new Error(
-        `The bench serves its pages over HTTPS and needs openssl for a throwaway certificate ` +
-          `(apt-get install openssl): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    return { key: readFileSync(key), cert: readFileSync(cert) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 /** Serves `origin` (an `http://127.0.0.1:PORT` stack) over HTTPS and HTTP/2 on a free loopback port. */
 export async function startHttpsFront(origin: string): Promise<HttpsFront> {
   const target = new URL(origin);
-  const server = http2.createSecureServer(selfSignedCertificate(), (request, response) => {
-    const headers: http.OutgoingHttpHeaders = { host: target.host };
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (!name.startsWith(":") && name !== "host" && !CONNECTION_HEADERS.has(name)) headers[name] = value;
-    }
-    const upstream = http.request(
-      { host: target.hostname, port: target.port, path: request.url, method: request.method, headers },
-      (answer) => {
-        const out: http.OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (!CONNECTION_HEADERS.has(name)) out[name] = value;
-        }
-        response.writeHead(answer.statusCode ?? 502, out);
-        answer.pipe(response);
-      },
-    );
-    upstream.on("error", (error) => {
-      if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain" });
-      response.end(`The stack behind the bench's HTTPS front did not answer: ${error.message}`);
-    });
-    request.pipe(upstream);
-  });
+  const server = http2.createSecureServer(
+    selfSignedCertificate("/CN=127.0.0.1", ["-addext", "subjectAltName=IP:127.0.0.1"]),
+    (request, response) => {
+      const headers: http.OutgoingHttpHeaders = { host: target.host };
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (!name.startsWith(":") && name !== "host" && !CONNECTION_HEADERS.has(name)) headers[name] = value;
+      }
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, path: request.url, method: request.method, headers },
+        (answer) => {
+          const out: http.OutgoingHttpHeaders = {};
+          for (const [name, value] of Object.entries(answer.headers)) {
+            if (!CONNECTION_HEADERS.has(name)) out[name] = value;
+          }
+          response.writeHead(answer.statusCode ?? 502, out);
+          answer.pipe(response);
+        },
+      );
+      upstream.on("error", (error) => {
+        if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain" });
+        response.end(`The stack behind the bench's HTTPS front did not answer: ${error.message}`);
+      });
+      request.pipe(upstream);
+    },
+  );
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);

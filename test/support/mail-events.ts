@@ -4,11 +4,8 @@
  * injected fetch, as if from sns.<region>.amazonaws.com), and the raw DSN and ARF mails a relay
  * returns. Each helper builds exactly what the provider's documentation describes.
  */
-import { execFileSync } from "node:child_process";
 import { createSign } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { selfSignedCertificate } from "./self-signed.ts";
 import type { SqlQueryable } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import {
   bounceAddress,
@@ -99,34 +96,8 @@ export interface SigningKey {
 }
 
 export function makeSigningKey(): SigningKey {
-  const dir = mkdtempSync(path.join(tmpdir(), "sns-cert-"));
-  try {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "key.pem",
-        "-out",
-        "cert.pem",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=sns.amazonaws.com",
-      ],
-      { cwd: dir, stdio: "ignore" },
-    );
-    return {
-      privateKey: readFileSync(path.join(dir, "key.pem"), "utf8"),
-      certificate: readFileSync(path.join(dir, "cert.pem"), "utf8"),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { key, cert } = selfSignedCertificate("/CN=sns.amazonaws.com");
+  return { privateKey: key, certificate: cert };
 }
 
 /** An SNS message of `type`, signed (SignatureVersion 2, SHA-256) with `key`. */
