@@ -47,6 +47,7 @@ describeInBrowser("searching the Effects from the archive", () => {
     // Idle on the page: nothing of Pagefind has come.
     await page.waitForTimeout(500);
     expect(requested).toEqual([]);
+    expect(page.workers()).toEqual([]);
 
     await field.focus();
     await field.pressSequentially("forbear");
@@ -55,6 +56,10 @@ describeInBrowser("searching the Effects from the archive", () => {
     expect(await textOf(status)).toBe(fill(texts.oneResultText, { query: "forbear" }));
     expect(await status.getAttribute("aria-live")).toBe("polite");
     expect(requested).toContain("/pagefind/pagefind.js");
+    // The search runs in a worker of its own, started by the reader's focus (src/components/effects/search-worker.ts).
+    expect(page.workers().map((worker) => new URL(worker.url()).pathname)).toEqual([
+      expect.stringMatching(/^\/effect-search-[0-9a-f]+\.js$/),
+    ]);
 
     // The results: a list named by what the status says, each Effect's date, title and words found.
     const results = page.getByRole("list", { name: fill(texts.oneResultText, { query: "forbear" }) });
@@ -99,6 +104,28 @@ describeInBrowser("searching the Effects from the archive", () => {
     expect(await isFocused(result)).toBe(true);
     await page.keyboard.press("Enter");
     await page.waitForURL(`**/effects/${searched!.date}/`);
+  });
+
+  it("says the search could not load when its files fail, and searches once they come back", async () => {
+    let failing = true;
+    const { page, consoleMessages } = await site.visit("/effects/", undefined, {
+      prepare: (context) =>
+        context.route("**/pagefind/pagefind.js", (route) =>
+          failing ? route.fulfill({ status: 503, body: "down" }) : route.continue(),
+        ),
+    });
+    const field = page.getByRole("searchbox", { name: texts.label });
+    await field.fill("forbear");
+    await field.press("Enter");
+    const status = page.getByRole("status");
+    await visible(status.filter({ hasText: texts.errorText }));
+    // The archive's own list is still there to browse.
+    expect(await page.getByRole("link", { name: publishedFixtures[0].title, exact: true }).count()).toBe(1);
+
+    failing = false;
+    await field.press("Enter");
+    await visible(status.filter({ hasText: fill(texts.oneResultText, { query: "forbear" }) }));
+    expect(pageErrors(consoleMessages).filter((text) => !text.includes("pagefind.js"))).toEqual([]);
   });
 
   it("shows every matching Effect, more on request, for a word they all share", async () => {

@@ -4,79 +4,73 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { EffectPages } from "../../content/schema";
 import { useHydrated } from "../../newsletter/use-hydrated";
 import { fillPlaceholders } from "../../../supabase/functions/_shared/contract/mail-template";
-import { SEARCH_OPTIONS, SEARCH_PAUSE_MS, SEARCH_SCRIPT } from "./search-setup";
+import {
+  type Found,
+  SEARCH_PAUSE_MS,
+  SEARCH_SCRIPT,
+  type SearchReply,
+  type SearchRequest,
+  type SearchSite,
+} from "./search-setup";
 
 export type SearchTexts = EffectPages["archive"]["search"];
-
-/** Results shown at once; "Show more" adds as many again. */
-const PAGE_SIZE = 10;
-
-/** What Pagefind's script offers (https://pagefind.app/docs/api/), as far as the archive uses it. */
-interface Pagefind {
-  options(options: { excerptLength?: number }): Promise<void>;
-  init(): Promise<void>;
-  debouncedSearch(term: string, options?: object, wait?: number): Promise<PagefindSearch | null>;
-  /** `null`: every page, no word to look up (no part of the index fetched). */
-  search(term: string | null): Promise<PagefindSearch>;
-}
-interface PagefindSearch {
-  results: { id: string; data(): Promise<PagefindResult> }[];
-}
-interface PagefindResult {
-  url: string;
-  /** The page's text around the words found, HTML-escaped by Pagefind, the words in `<mark>`. */
-  excerpt: string;
-  meta: { title?: string; date?: string };
-}
-
-/** One Effect found: where it is, its title, its day and the words around the match. */
-export interface Found {
-  url: string;
-  title: string;
-  date: string;
-  excerpt: string;
-}
 
 type State =
   | { kind: "idle" }
   | { kind: "searching"; query: string }
-  | { kind: "done"; query: string; total: number; found: Found[]; more: PagefindSearch["results"] }
+  | { kind: "done"; query: string; total: number; found: Found[] }
   | { kind: "failed" };
 
-let loading: Promise<Pagefind> | null = null;
-/** Set once Pagefind is in: from then on the last results stay until the next ones replace them. */
+let worker: Worker | null = null;
+let nextId = 0;
+const waiting = new Map<number, (reply: SearchReply) => void>();
+/** Set once the search is in: from then on the last results stay until the next ones replace them. */
 let loaded = false;
 
 /**
- * Pagefind's script, imported from the built site the first time it is asked for (never bundled:
- * nothing of the search reaches a reader who does not use it). A failed load may be tried again.
+ * Asks the search worker (src/components/effects/search-worker.ts), started the first time it is
+ * needed: nothing of the search reaches a reader who does not use it. A worker that fails answers
+ * every question waiting with "failed", and the next question starts a new one.
  */
-function loadPagefind(): Promise<Pagefind> {
-  loading ??= (async () => {
-    const pagefind = (await import(/* webpackIgnore: true */ withPrefix(SEARCH_SCRIPT))) as Pagefind;
-    await pagefind.options(SEARCH_OPTIONS);
-    await pagefind.init();
-    // One search over every page while the reader is still typing: Chromium first runs Pagefind's
-    // WebAssembly and script unoptimised, which made a reader's first search for a common word
-    // about twice as slow in CPU as the next (docs/testing.md). It fetches nothing.
-    await pagefind.search(null);
-    loaded = true;
-    return pagefind;
-  })().catch((error: unknown) => {
-    loading = null;
-    throw error;
+function ask(request: DistributiveOmit<SearchRequest, "id">): Promise<SearchReply> {
+  const id = nextId++;
+  if (!worker) {
+    let started: Worker;
+    try {
+      started = new Worker(new URL("./search-worker.ts", import.meta.url), {
+        type: "module",
+        name: "effect-search",
+      });
+    } catch (error) {
+      return Promise.resolve({ id, kind: "failed", message: String(error) });
+    }
+    started.onmessage = (event: MessageEvent<SearchReply>) => {
+      waiting.get(event.data.id)?.(event.data);
+      waiting.delete(event.data.id);
+    };
+    started.onerror = (event) => {
+      worker = null;
+      started.terminate();
+      for (const [id, resolve] of waiting) resolve({ id, kind: "failed", message: event.message });
+      waiting.clear();
+    };
+    worker = started;
+  }
+  const asked = worker;
+  return new Promise((resolve) => {
+    waiting.set(id, resolve);
+    asked.postMessage({ ...request, id });
   });
-  return loading;
 }
 
-async function details(results: PagefindSearch["results"]): Promise<Found[]> {
-  const data = await Promise.all(results.map((result) => result.data()));
-  return data.map(({ url, excerpt, meta }) => ({
-    url,
-    title: meta.title ?? url,
-    date: meta.date ?? "",
-    excerpt,
-  }));
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const site = (): SearchSite => ({ script: withPrefix(SEARCH_SCRIPT), baseUrl: withPrefix("/") });
+
+async function loadSearch(): Promise<void> {
+  const reply = await ask({ kind: "load", site: site() });
+  if (reply.kind === "failed") throw new Error(reply.message);
+  loaded = true;
 }
 
 /**
@@ -108,32 +102,31 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
     }
     // "Searching…" only while the search's files load, not at every key (the status is announced).
     if (!loaded) setState({ kind: "searching", query });
-    try {
-      const pagefind = await loadPagefind();
-      // Each key fetches the part of the index the word needs at once (Pagefind's debouncedSearch
-      // preloads it) and searches after a pause; Enter searches now and cancels the pending search.
-      const search = await pagefind.debouncedSearch(query, {}, immediately ? 0 : SEARCH_PAUSE_MS);
-      // A newer query is on its way (or was typed since): its answer is the one to show.
-      if (!search || latest.current !== query) return;
-      const found = await details(search.results.slice(0, PAGE_SIZE));
-      if (latest.current !== query) return;
-      setState({
-        kind: "done",
-        query,
-        total: search.results.length,
-        found,
-        more: search.results.slice(PAGE_SIZE),
-      });
-    } catch {
-      if (latest.current === query) setState({ kind: "failed" });
-    }
+    // Each key fetches the part of the index the word needs at once (Pagefind's debouncedSearch
+    // preloads it) and searches after a pause; Enter searches now and cancels the pending search.
+    const reply = await ask({
+      kind: "search",
+      site: site(),
+      query,
+      wait: immediately ? 0 : SEARCH_PAUSE_MS,
+    }).catch((error: unknown) => ({ kind: "failed" as const, message: String(error) }));
+    loaded ||= reply.kind === "found";
+    // A newer query is on its way (or was typed since): its answer is the one to show.
+    if (reply.kind === "superseded" || latest.current !== query) return;
+    if (reply.kind === "found") setState({ kind: "done", query, total: reply.total, found: reply.found });
+    else setState({ kind: "failed" });
   };
 
   const showMore = async () => {
     if (state.kind !== "done") return;
-    const next = await details(state.more.slice(0, PAGE_SIZE));
+    const reply = await ask({ kind: "more", query: state.query, from: state.found.length });
+    if (latest.current !== state.query) return;
+    if (reply.kind !== "found") {
+      setState({ kind: "failed" });
+      return;
+    }
     focusFrom.current = state.found.length;
-    setState({ ...state, found: [...state.found, ...next], more: state.more.slice(PAGE_SIZE) });
+    setState({ ...state, found: [...state.found, ...reply.found] });
   };
 
   // The same height before and after React runs, so the list below does not move when the form appears.
@@ -169,7 +162,7 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
             autoComplete="off"
             placeholder={texts.placeholder}
             aria-describedby={`${id}-status`}
-            onFocus={() => void loadPagefind().catch(() => undefined)}
+            onFocus={() => void loadSearch().catch(() => undefined)}
             onChange={(event) => void run(event.currentTarget.value, false)}
             className="h-12 min-w-0 flex-1 rounded-full border border-ink/20 bg-white px-5 text-base text-ink placeholder:text-stone-500 focus:border-ink focus:outline-none focus:ring-2 focus:ring-ember"
           />
@@ -204,7 +197,7 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
               </li>
             ))}
           </ol>
-          {state.more.length > 0 ? (
+          {state.found.length < state.total ? (
             <button type="button" className="btn-outline-dark mt-4" onClick={() => void showMore()}>
               {texts.moreLabel}
             </button>

@@ -1,6 +1,8 @@
 /**
- * How the archive's search loads and calls Pagefind (src/components/effects/effect-search.tsx),
- * shared with the benchmark that times it (bench/build-year.ts), so both do the same.
+ * How the archive's search loads and calls Pagefind, shared by the page's form
+ * (src/components/effects/effect-search.tsx), the worker that runs the search off the page's main
+ * thread (src/components/effects/search-worker.ts) and the benchmark that times it
+ * (bench/build-year.ts).
  */
 
 /** Where the build writes Pagefind's script beside its index (scripts/search-index.ts). */
@@ -11,3 +13,48 @@ export const SEARCH_OPTIONS = { excerptLength: 24 };
 
 /** The pause after a key before the search runs; the index part the word needs loads at once. */
 export const SEARCH_PAUSE_MS = 200;
+
+/** Results shown at once; "Show more" adds as many again. */
+export const PAGE_SIZE = 10;
+
+/**
+ * The word of the search the worker runs once Pagefind is in, while the reader is still typing.
+ * Chromium first runs Pagefind's WebAssembly unoptimised and optimises what runs long: a first
+ * search for a common word took about 20 ms longer in CPU than the same search after a search over
+ * many pages (docs/testing.md). "a" is in nearly every English Effect, so its search ranks nearly
+ * every page; it fetches the one part of the index that holds it.
+ */
+export const SEARCH_WARM_UP = "a";
+
+/** One Effect found: where it is, its title, its day and the words around the match. */
+export interface Found {
+  url: string;
+  title: string;
+  date: string;
+  /** The page's text around the words found, HTML-escaped by Pagefind, the words in `<mark>`. */
+  excerpt: string;
+}
+
+/**
+ * Where the site is, with its path prefix: Pagefind's script, and the root its results' links start
+ * from (in a worker, Pagefind would otherwise make them absolute URLs).
+ */
+export interface SearchSite {
+  script: string;
+  baseUrl: string;
+}
+
+/** What the page asks the search worker; `id` pairs each question with its answer. */
+export type SearchRequest =
+  | { id: number; kind: "load"; site: SearchSite }
+  /** The results for `query` after `wait` ms, unless a newer search comes first. */
+  | { id: number; kind: "search"; site: SearchSite; query: string; wait: number }
+  /** The next PAGE_SIZE of the last answered search's results, from the `from`-th. */
+  | { id: number; kind: "more"; query: string; from: number };
+
+export type SearchReply =
+  | { id: number; kind: "ready" }
+  | { id: number; kind: "found"; query: string; total: number; found: Found[] }
+  /** A newer search came before this one ran: its answer is the one to show. */
+  | { id: number; kind: "superseded" }
+  | { id: number; kind: "failed"; message: string };
