@@ -7,8 +7,13 @@
  */
 import { execFile } from "node:child_process";
 import { readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
+import { SEARCH_WORKER } from "../src/components/effects/search-setup";
+
+// Gatsby bundles gatsby-node.ts and its imports, which leaves no `require.resolve`: resolve from the project.
+const requireFromRoot = createRequire(path.resolve("package.json"));
 
 /** Where the index and Pagefind's script live in the built site (`/pagefind/pagefind.js`). */
 export const SEARCH_DIR = "pagefind";
@@ -27,7 +32,8 @@ const EFFECT_PAGES = "effects/**/index.html";
  * Indexes the built pages in `publicDir` and writes `publicDir/pagefind/`, replacing the last
  * build's index. `published` is how many Effect pages the build made: with none there is nothing to
  * search (and the archive shows no form), and an index that holds another number of pages fails
- * the build. Returns how many pages it indexed; throws with Pagefind's messages.
+ * the build. Beside it, the worker the archive's form searches in (`writeSearchWorker`). Returns
+ * how many pages it indexed; throws with Pagefind's messages.
  */
 export async function writeSearchIndex(publicDir: string, published: number): Promise<number> {
   const outputPath = path.join(publicDir, SEARCH_DIR);
@@ -52,5 +58,24 @@ export async function writeSearchIndex(publicDir: string, published: number): Pr
   const indexed = Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
   if (indexed !== published)
     throw new Error(`Pagefind indexed ${indexed} pages, not the ${published} Effects published`);
+  await writeSearchWorker(publicDir);
   return indexed;
+}
+
+/**
+ * src/components/effects/search-worker.ts as one module script, `publicDir` + SEARCH_WORKER. esbuild
+ * is required here, not imported (as in scripts/cms-admin.ts): the site's tests import gatsby-node
+ * in a browser-like environment, where esbuild refuses to load.
+ */
+export async function writeSearchWorker(publicDir: string): Promise<void> {
+  const { build } = requireFromRoot("esbuild") as typeof import("esbuild");
+  await build({
+    entryPoints: [path.resolve("src/components/effects/search-worker.ts")],
+    outfile: path.join(publicDir, SEARCH_WORKER),
+    bundle: true,
+    minify: true,
+    format: "esm",
+    target: "es2020",
+    logLevel: "silent",
+  });
 }

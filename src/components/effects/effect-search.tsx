@@ -8,6 +8,7 @@ import {
   type Found,
   SEARCH_PAUSE_MS,
   SEARCH_SCRIPT,
+  SEARCH_WORKER,
   type SearchReply,
   type SearchRequest,
   type SearchSite,
@@ -37,10 +38,7 @@ function ask(request: DistributiveOmit<SearchRequest, "id">): Promise<SearchRepl
   if (!worker) {
     let started: Worker;
     try {
-      started = new Worker(new URL("./search-worker.ts", import.meta.url), {
-        type: "module",
-        name: "effect-search",
-      });
+      started = new Worker(withPrefix(SEARCH_WORKER), { type: "module", name: "effect-search" });
     } catch (error) {
       return Promise.resolve({ id, kind: "failed", message: String(error) });
     }

@@ -8,6 +8,13 @@
 /** Where the build writes Pagefind's script beside its index (scripts/search-index.ts). */
 export const SEARCH_SCRIPT = "/pagefind/pagefind.js";
 
+/**
+ * The search's worker (src/components/effects/search-worker.ts), bundled by the build beside the
+ * index (scripts/search-index.ts), not by webpack: a chunk of webpack's would add its name to the
+ * runtime every page loads first.
+ */
+export const SEARCH_WORKER = "/effect-search-worker.js";
+
 /** Pagefind's options: the words around a match shown in a result (https://pagefind.app/docs/api/). */
 export const SEARCH_OPTIONS = { excerptLength: 24 };
 

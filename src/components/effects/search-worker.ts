@@ -3,7 +3,8 @@
  * answer. The form (src/components/effects/effect-search.tsx) starts it when a reader focuses the
  * field; here Pagefind's script runs on the worker's thread (Pagefind starts no worker of its own
  * outside a page), ranks the pages, and fetches the excerpts of the ten results shown before it
- * answers: one message each way per search, with ten results, not every page found.
+ * answers: one message each way per search, with ten results, not every page found. The build
+ * bundles it apart from the site's scripts, beside the index (scripts/search-index.ts).
  */
 import {
   type Found,
