@@ -19,10 +19,24 @@ async function mailCountTo(stack: TestStack, match: (address: string) => boolean
   return (await readOutbox(stack.outbox)).filter((mail) => recipients(mail).some(match)).length;
 }
 
+/**
+ * Moves the stack's clock to the next noon UTC: a mailbox's daily cap counts per UTC day
+ * (subscriber-store.ts), and a test run just before midnight would see the cap reset in the
+ * minutes its signups take (a CI run at 23:55 UTC got five mails where two were due).
+ */
+function toNoonUtc(stack: TestStack): void {
+  const now = stack.now();
+  const noon = new Date(now);
+  noon.setUTCHours(12, 0, 0, 0);
+  if (noon <= now) noon.setUTCDate(noon.getUTCDate() + 1);
+  stack.advance((noon.getTime() - now.getTime()) / 1000);
+}
+
 describe("signups from one client", () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack("PGlite", { CONFIRMATION_MAILS_PER_CLIENT_PER_DAY: "5" });
+    toNoonUtc(stack);
   });
   afterAll(() => stack?.close());
 
