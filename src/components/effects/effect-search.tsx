@@ -49,7 +49,9 @@ function ask(request: DistributiveOmit<SearchRequest, "id">): Promise<SearchRepl
     started.onerror = (event) => {
       worker = null;
       started.terminate();
-      for (const [id, resolve] of waiting) resolve({ id, kind: "failed", message: event.message });
+      // A script that did not load brings an event without a message.
+      const message = event.message || `${SEARCH_WORKER} failed`;
+      for (const [id, resolve] of waiting) resolve({ id, kind: "failed", message });
       waiting.clear();
     };
     worker = started;
