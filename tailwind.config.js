@@ -17,7 +17,9 @@ module.exports = {
         },
       },
       fontFamily: {
-        display: ["Anton", "Impact", "Haettenschweiler", "Arial Narrow Bold", "sans-serif"],
+        // Impact (Windows, macOS) until Anton is there, else the system's sans-serif. Each name the
+        // browser must look for and does not find costs the first layout a font lookup.
+        display: ["Anton", "Impact", "sans-serif"],
         sans: ["system-ui", "-apple-system", "Segoe UI", "Roboto", "Helvetica Neue", "Arial", "sans-serif"],
       },
     },
