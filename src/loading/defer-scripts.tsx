@@ -57,6 +57,9 @@ export function deferScripts(postBody: ReactNode[], pathname: string): ReactNode
       }
       return component;
     }),
-    <script key="script-starter" dangerouslySetInnerHTML={{ __html: STARTER_SCRIPT }} />,
+    // A module: it runs once the document is parsed, in a task of its own, not inside the parser's
+    // (which then also paid for creating the page's JavaScript context: about 5 ms of main thread
+    // that Lighthouse's 4x CPU made 20, inside the task that first lays the page out).
+    <script key="script-starter" type="module" dangerouslySetInnerHTML={{ __html: STARTER_SCRIPT }} />,
   ];
 }

@@ -21,8 +21,9 @@
  * does without JavaScript: it leads to the inline card. Without JavaScript none of this runs and
  * every trigger is a plain link to the card.
  *
- * Plain ES5 in a string: it runs before any bundle, in every browser, and its exact text is
- * hashed into the Content-Security-Policy (site-headers/security-headers.ts).
+ * Plain ES5 in a string, run as an inline module (defer-scripts.tsx): after the document is
+ * parsed, before any bundle, in every browser that runs Gatsby's bundles. Its exact text is hashed
+ * into the Content-Security-Policy (site-headers/security-headers.ts).
  */
 import { PAGE_PATH_DATA_ID, SCRIPTS_TEMPLATE_ID, SIGNUP_WANTED } from "./starter-names";
 
