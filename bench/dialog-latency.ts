@@ -10,7 +10,7 @@ import { launchChromium, untilHydrated, VIEWPORTS } from "../test/support/browse
 import { startStack } from "../test/support/stack";
 import { content, SPEC } from "../test/support/texts";
 import { dialogProbe, resetProbe, untilDialogShown } from "./dialog-probe";
-import { median } from "./lighthouse";
+import { median } from "./run-summary";
 
 export const CLICKS = 10;
 /** Chrome DevTools' "4x slowdown", the rate Lighthouse's mobile preset simulates. */

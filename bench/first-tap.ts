@@ -10,7 +10,7 @@ import type { Browser, CDPSession, Page } from "playwright-core";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { SPEC } from "../test/support/texts";
 import { dialogProbe, untilDialogShown } from "./dialog-probe";
-import { median } from "./lighthouse";
+import { median } from "./run-summary";
 import { readNumberVariable } from "../supabase/functions/_shared/contract/variables";
 
 /** The issue's phone: Lighthouse's "slow 4G" round trip and bandwidth, DevTools' 4x CPU slowdown. */

@@ -76,17 +76,6 @@ export async function lighthouseRun(url: string): Promise<Run> {
   }
 }
 
-export const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-export function medians(runs: Run[]): Run {
-  const keys = Object.keys(runs[0]) as Array<keyof Run>;
-  return Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])) as Run;
-}
-
 /**
  * A run that Lighthouse itself reports as broken (for example NO_NAVSTART, a trace that missed the
  * navigation, which Lighthouse asks to retry) is run again, up to `attempts` times.

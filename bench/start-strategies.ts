@@ -17,7 +17,8 @@ import { SCRIPTS_TEMPLATE_ID } from "../src/loading/starter-names";
 import { buildSiteIfStale } from "../scripts/site-build";
 import { ROOT, startStack } from "../test/support/stack";
 import { measureFirstTap, phoneDescription, TAP_RUNS, type TapResult } from "./first-tap";
-import { lighthouseRunWithRetry, median, RUNS, type Run } from "./lighthouse";
+import { lighthouseRunWithRetry, RUNS, type Run } from "./lighthouse";
+import { median } from "./run-summary";
 import { textTable } from "./table";
 import { writeRewrittenCopy, writeTwin } from "./twin";
 

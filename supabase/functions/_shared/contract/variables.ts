@@ -592,7 +592,7 @@ export const VARIABLES = [
     group: "Tests and benchmarks",
     readers: ["benchmarks"],
     description: "Lighthouse runs per page and taps per delay.",
-    default: "5",
+    default: "9",
     number: { min: 1, max: 50, integer: true },
   },
   {
