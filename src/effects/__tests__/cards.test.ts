@@ -9,7 +9,7 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, constants, getPriority, tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { differingShare, pngSize } from "../../../test/support/png";
@@ -30,6 +30,18 @@ const eyebrow = "Effect of the Day";
 const content = (title: string, date = "2026-11-21") => cardContent({ date, title }, { brand, eyebrow });
 /** The brand's bar at the top of every card, above the ember rule. */
 const HEADER = { top: 0, height: 120 };
+
+/** The nice value of each of this process's threads now (Linux gives each thread its own). */
+const threadPriorities = (): number[] =>
+  readdirSync("/proc/self/task").flatMap((task) => {
+    try {
+      // The fields after the command's closing parenthesis; the nice value is the 19th field.
+      const fields = readFileSync(`/proc/self/task/${task}/stat`, "utf8").split(") ")[1].split(" ");
+      return [Number(fields[16])];
+    } catch {
+      return []; // a thread that ended meanwhile
+    }
+  });
 
 describe("an Effect's social card", () => {
   let dir: string;
@@ -107,12 +119,24 @@ describe("an Effect's social card", () => {
   it("is drawn on threads for a build of many Effects, each the same card as drawn alone", async () => {
     const site = path.join(dir, "public");
     const source = { published: many, brand, eyebrow, cacheDir: path.join(dir, "cache") };
-    // As the build does: begun early, then written into the site.
-    expect(startDrawingCards(source)).toEqual({
-      cards: many.length,
-      threads: Math.min(availableParallelism(), 2),
-    });
-    expect(await writeEffectCards(site, source)).toEqual({ drawn: many.length, cached: 0 });
+    const ownPriority = getPriority();
+    const seen = new Set<number>();
+    const watch = setInterval(() => threadPriorities().forEach((nice) => seen.add(nice)), 5);
+    try {
+      // As the build does: begun early, then written into the site.
+      expect(startDrawingCards(source)).toEqual({
+        cards: many.length,
+        threads: Math.min(availableParallelism(), 2),
+      });
+      expect(await writeEffectCards(site, source)).toEqual({ drawn: many.length, cached: 0 });
+    } finally {
+      clearInterval(watch);
+    }
+    if (process.platform === "linux") {
+      // The drawing threads give way to the build's; the build's own thread keeps its priority.
+      expect(seen).toContain(constants.priority.PRIORITY_LOW);
+      expect(getPriority()).toBe(ownPriority);
+    }
     for (const effect of [many[0], many[many.length - 1]]) {
       const card = readFileSync(path.join(site, "effects", effect.date, "card.png"));
       expect(card.equals(await drawCard(content(effect.title, effect.date)))).toBe(true);
