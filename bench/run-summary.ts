@@ -9,8 +9,7 @@ export const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-export const mean = (values: number[]): number =>
-  values.reduce((sum, value) => sum + value, 0) / values.length;
+const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /**
  * Numbers summed up by their mean over the runs rather than their median. Total Blocking Time is

@@ -534,7 +534,7 @@ async function main(): Promise<void> {
         description: "the landing page's words as plain HTML, no JS, CSS, fonts or images",
       },
       effectPage: effectPath,
-      // The median of each number, but TBT: the mean of the runs (MEAN_METRICS in bench/lighthouse.ts).
+      // The median of each number, but TBT: the mean of the runs (MEAN_METRICS in bench/run-summary.ts).
       summary: { landing, twin: twinSummary, ceiling, effect, effectTwin, archive, archiveTwin },
       runs,
     },
