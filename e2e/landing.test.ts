@@ -68,7 +68,9 @@ describeInBrowser("the landing page in Chromium", () => {
   });
 
   it.each([
-    ["a phone", { width: 390, height: 844 }, 2, "1080w"],
+    // The picture is the page's width less its 20 px sides: 350 px, drawn by 700 or 1050 pixels.
+    ["a phone", { width: 390, height: 844 }, 2, "720w"],
+    ["a phone at 3x", { width: 390, height: 844 }, 3, "1080w"],
     ["a laptop", { width: 1280, height: 800 }, 1, "720w"],
   ])(
     "shows the hero picture on %s without any script, in AVIF at a width that fits",

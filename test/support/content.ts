@@ -13,7 +13,7 @@ export function readContent<T>(file: string): T {
 
 /** The hero picture as the page query's `gatsbyImageData` returns it (file names made up). */
 export function heroImageData(): IGatsbyImageData {
-  const sizes = "(min-width: 1024px) 560px, 100vw";
+  const sizes = "(min-width: 1024px) 504px, (min-width: 760px) 720px, calc(100vw - 40px)";
   const srcSet = (format: string) =>
     [360, 720, 1440].map((width) => `/static/hero-${width}.${format} ${width}w`).join(",");
   return {
