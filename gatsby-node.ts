@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from "fs/promises";
 import path from "path";
 import type { GatsbyNode } from "gatsby";
-import { removeBuildInternals, writeRobots } from "./scripts/built-site";
+import { compactIcons, removeBuildInternals, writeRobots } from "./scripts/built-site";
 import { productionBundles } from "./scripts/bundles";
 import { writeSearchIndex } from "./scripts/search-index";
 import { serveCmsAdminPage, writeCmsAdminFor } from "./scripts/cms-admin";
@@ -378,6 +378,7 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
   }
   await removeBuildInternals("public");
   await writeRobots("public", data.brand.siteUrl);
+  reporter.info(`Icons: ${await compactIcons("public")} bytes smaller as palette PNGs`);
   await writeHostHeaders("public");
   if (!data.archive) return;
   const today = data.archive.pageContext.publishedUpTo;

@@ -13,7 +13,9 @@ const colourType = (png: Buffer) => png[25];
 async function largestDifference(one: Buffer, other: Buffer): Promise<number> {
   let largest = 0;
   for (const background of ["#ffffff", "#000000"]) {
-    const [a, b] = await Promise.all([one, other].map((png) => sharp(png).flatten({ background }).raw().toBuffer()));
+    const [a, b] = await Promise.all(
+      [one, other].map((png) => sharp(png).flatten({ background }).raw().toBuffer()),
+    );
     expect(b.length).toBe(a.length);
     for (let at = 0; at < a.length; at++) largest = Math.max(largest, Math.abs(a[at] - b[at]));
   }
