@@ -4,7 +4,7 @@
  * uses the form, finds an Effect by a word of its body and leads to it.
  */
 import type { BrowserContext } from "playwright-core";
-import { SEARCH_WORKER } from "../src/components/effects/search-setup";
+import { SEARCH_PAUSE_MS, SEARCH_WORKER } from "../src/components/effects/search-setup";
 import { isFocused, textOf, visible } from "../test/support/expect";
 import { effectTexts, publishedFixtures, scheduledFixtures } from "../test/support/effects";
 import { pageErrors } from "../test/support/newsletter";
@@ -125,6 +125,64 @@ describeInBrowser("searching the Effects from the archive", () => {
     await field.press("Enter");
     await visible(status.filter({ hasText: fill(texts.oneResultText, { query: "forbear" }) }));
     expect(pageErrors(consoleMessages).filter((text) => !text.includes("pagefind.js"))).toEqual([]);
+  });
+
+  it("searches a pasted word at once, without the pause kept for typing, and Enter right after it shows that search", async () => {
+    const { page, consoleMessages } = await site.visit("/effects/");
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const field = page.getByRole("searchbox", { name: texts.label });
+    const status = page.getByRole("status");
+    // A first search, typed: the search is in and warm before the paste.
+    await field.focus();
+    await page.keyboard.type("forbear");
+    await visible(status.filter({ hasText: "forbear" }));
+
+    // When the paste changed the field, and when the status first named the pasted word.
+    const answeredAfter = async (word: string, enterToo: boolean) => {
+      await page.evaluate((text) => navigator.clipboard.writeText(text), word);
+      await page.evaluate((text) => {
+        const times = { pasted: 0, answered: 0 };
+        (window as unknown as { pasteTimes: typeof times }).pasteTimes = times;
+        const field = document.querySelector<HTMLInputElement>('input[type="search"]')!;
+        field.addEventListener("input", (event) => {
+          if ((event as InputEvent).inputType === "insertFromPaste") times.pasted = performance.now();
+        });
+        const status = document.querySelector('[role="status"]')!;
+        new MutationObserver(() => {
+          if (!times.answered && status.textContent?.includes(text)) times.answered = performance.now();
+        }).observe(status, { subtree: true, childList: true, characterData: true });
+      }, word);
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.press("ControlOrMeta+V");
+      if (enterToo) await page.keyboard.press("Enter");
+      await visible(status.filter({ hasText: word }));
+      const times = await page.evaluate(
+        () => (window as unknown as { pasteTimes: { pasted: number; answered: number } }).pasteTimes,
+      );
+      expect(times.pasted).toBeGreaterThan(0);
+      return times.answered - times.pasted;
+    };
+
+    // Pasted, no Enter: answered before the pause a typed word waits for has passed (here, with 22
+    // Effects, in a few tens of milliseconds; a search after the pause takes SEARCH_PAUSE_MS and more).
+    expect(await answeredAfter("paragraph", false)).toBeLessThan(SEARCH_PAUSE_MS);
+    expect(await textOf(status)).toBe(
+      fill(texts.resultsText, { count: String(publishedFixtures.length), query: "paragraph" }),
+    );
+    expect(
+      await page
+        .getByRole("list", { name: await textOf(status) })
+        .getByRole("listitem")
+        .count(),
+    ).toBe(10);
+
+    // Pasted, then Enter at once: the one answer, the same as without Enter.
+    await answeredAfter("Forbearance", true);
+    expect(await textOf(status)).toBe(fill(texts.oneResultText, { query: "Forbearance" }));
+    const results = page.getByRole("list", { name: await textOf(status) });
+    await visible(results.getByRole("link", { name: searched!.title, exact: true }));
+    expect(await results.getByRole("listitem").count()).toBe(1);
+    expect(pageErrors(consoleMessages)).toEqual([]);
   });
 
   it("shows every matching Effect, more on request, for a word they all share", async () => {

@@ -67,6 +67,21 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 const site = (): SearchSite => ({ script: withPrefix(SEARCH_SCRIPT), baseUrl: withPrefix("/") });
 
+/**
+ * Whether an edit brought its words whole, so no more keys are coming to wait for: a paste, a drop,
+ * a word picked from the keyboard's suggestions, or several letters at once
+ * (https://w3c.github.io/input-events/#interface-InputEvent-Attributes).
+ */
+export function arrivedWhole(event: Event): boolean {
+  const { inputType, data } = event as Partial<InputEvent>;
+  if (!inputType) return false;
+  return (
+    inputType.startsWith("insertFrom") ||
+    inputType === "insertReplacementText" ||
+    (inputType === "insertText" && (data?.length ?? 0) > 1)
+  );
+}
+
 async function loadSearch(): Promise<void> {
   const reply = await ask({ kind: "load", site: site() });
   if (reply.kind === "failed") throw new Error(reply.message);
@@ -102,8 +117,9 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
     }
     // "Searching…" only while the search's files load, not at every key (the status is announced).
     if (!loaded) setState({ kind: "searching", query });
-    // Each key fetches the part of the index the word needs at once (Pagefind's debouncedSearch
-    // preloads it) and searches after a pause; Enter searches now and cancels the pending search.
+    // Each key fetches the part of the index the word needs at once and searches after a pause;
+    // words that arrive whole (a paste) and Enter search now, and Enter after a paste gets the
+    // answer of the search the paste began (src/components/effects/search-worker.ts).
     const reply = await ask({
       kind: "search",
       site: site(),
@@ -163,7 +179,7 @@ export function EffectSearch({ texts }: { texts: SearchTexts }) {
             placeholder={texts.placeholder}
             aria-describedby={`${id}-status`}
             onFocus={() => void loadSearch().catch(() => undefined)}
-            onChange={(event) => void run(event.currentTarget.value, false)}
+            onChange={(event) => void run(event.currentTarget.value, arrivedWhole(event.nativeEvent))}
             className="h-12 min-w-0 flex-1 rounded-full border border-ink/20 bg-white px-5 text-base text-ink placeholder:text-stone-500 focus:border-ink focus:outline-none focus:ring-2 focus:ring-ember"
           />
           <button type="submit" className="btn-outline-dark h-12 shrink-0">

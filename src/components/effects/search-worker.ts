@@ -20,7 +20,7 @@ import {
 interface Pagefind {
   options(options: { excerptLength?: number; baseUrl?: string }): Promise<void>;
   init(): Promise<void>;
-  debouncedSearch(term: string, options?: object, wait?: number): Promise<PagefindSearch | null>;
+  preload(term: string): Promise<void>;
   search(term: string): Promise<PagefindSearch>;
 }
 interface PagefindSearch {
@@ -37,12 +37,17 @@ const scope = self as unknown as {
 };
 
 let loading: Promise<Pagefind> | null = null;
+/** Each search asked takes the next number; one that is no longer the latest answers "superseded". */
+let asked = 0;
 /**
- * The last search past its pause: its words, every page found (for "Show more") and the answer with
- * the first results' excerpts. The same words asked again (Enter after the pause) get this answer
- * rather than a second ranking of every page.
+ * The last search ranked, from the moment its ranking starts: its words and, once there, every page
+ * found (for "Show more") with the first results' excerpts. The same words asked again get this
+ * answer rather than a second ranking of every page, whether it is there yet or still coming: Enter
+ * after the pause, or Enter at once after a paste, which searched without a pause.
  */
-let last: { query: string; results: PagefindHit[]; answer: Promise<Found[]> } | null = null;
+let last: { query: string; answer: Promise<{ results: PagefindHit[]; found: Found[] }> } | null = null;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Pagefind's script from the built site, once; a failed load may be tried again. */
 function loadPagefind({ script, baseUrl }: SearchSite): Promise<Pagefind> {
@@ -69,6 +74,21 @@ async function details(results: PagefindHit[]): Promise<Found[]> {
   }));
 }
 
+/** Ranks every page for `query` and fetches the first results' excerpts; remembered as `last`. */
+function rank(pagefind: Pagefind, query: string): Promise<{ results: PagefindHit[]; found: Found[] }> {
+  const answer = (async () => {
+    const { results } = await pagefind.search(query);
+    return { results, found: await details(results.slice(0, PAGE_SIZE)) };
+  })();
+  const ranked = { query, answer };
+  last = ranked;
+  // A failed search is not kept: the same words asked again search again.
+  answer.catch(() => {
+    if (last === ranked) last = null;
+  });
+  return answer;
+}
+
 async function answer(request: SearchRequest): Promise<SearchReply> {
   const { id } = request;
   if (request.kind === "load") {
@@ -76,27 +96,25 @@ async function answer(request: SearchRequest): Promise<SearchReply> {
     return { id, kind: "ready" };
   }
   if (request.kind === "search") {
+    const { query, wait } = request;
+    const mine = ++asked;
     const pagefind = await loadPagefind(request.site);
-    if (last?.query === request.query) {
-      const { results, answer } = last;
-      return { id, kind: "found", query: request.query, total: results.length, found: await answer };
+    if (last?.query !== query && wait > 0) {
+      // The part of the index the words need is fetched at once; the ranking waits for the pause,
+      // and a newer search in the meantime makes this one answer "superseded".
+      pagefind.preload(query).catch(() => undefined);
+      await sleep(wait);
     }
-    // Pagefind fetches the part of the index the word needs at once and ranks after the pause;
-    // a newer call in the meantime makes this one answer null.
-    const search = await pagefind.debouncedSearch(request.query, {}, request.wait);
-    if (!search) return { id, kind: "superseded" };
-    const answer = details(search.results.slice(0, PAGE_SIZE));
-    last = { query: request.query, results: search.results, answer };
-    // A failed fetch of excerpts is not kept: the same words asked again search again.
-    answer.catch(() => {
-      if (last?.answer === answer) last = null;
-    });
-    return { id, kind: "found", query: request.query, total: search.results.length, found: await answer };
+    if (mine !== asked) return { id, kind: "superseded" };
+    const { results, found } = await (last?.query === query ? last.answer : rank(pagefind, query));
+    if (mine !== asked) return { id, kind: "superseded" };
+    return { id, kind: "found", query, total: results.length, found };
   }
   if (last?.query !== request.query)
     throw new Error(`"Show more" asked for "${request.query}", but the last search was another`);
-  const found = await details(last.results.slice(request.from, request.from + PAGE_SIZE));
-  return { id, kind: "found", query: request.query, total: last.results.length, found };
+  const { results } = await last.answer;
+  const found = await details(results.slice(request.from, request.from + PAGE_SIZE));
+  return { id, kind: "found", query: request.query, total: results.length, found };
 }
 
 scope.onmessage = (event) => {
