@@ -33,7 +33,10 @@ import { PAGE_PATH_DATA_ID, SCRIPTS_TEMPLATE_ID, SIGNUP_WANTED } from "./starter
 /** How long a remembered click waits for the scripts before the link leads to the card instead. */
 export const TRIGGER_FALLBACK_MS = 10_000;
 
-/** The longest the scripts wait for an idle moment after `load` (a page kept busy gets them anyway). */
+/**
+ * The longest the scripts wait after `load` for the first paint, and then for an idle moment (a page
+ * that paints nothing, or is kept busy, gets them anyway).
+ */
 export const IDLE_TIMEOUT_MS = 2_000;
 
 export const STARTER_SCRIPT = `(function () {
