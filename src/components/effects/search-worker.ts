@@ -110,9 +110,11 @@ async function answer(request: SearchRequest): Promise<SearchReply> {
     if (mine !== asked) return { id, kind: "superseded" };
     return { id, kind: "found", query, total: results.length, found };
   }
-  if (last?.query !== request.query)
-    throw new Error(`"Show more" asked for "${request.query}", but the last search was another`);
-  const { results } = await last.answer;
+  // "Show more" for the words whose results are shown. A search for other words may have begun
+  // since (the reader typed on, then back within the pause): those words are ranked again.
+  if (!loading) throw new Error(`"Show more" asked for "${request.query}" before the search was loaded`);
+  const pagefind = await loading;
+  const { results } = await (last?.query === request.query ? last.answer : rank(pagefind, request.query));
   const found = await details(results.slice(request.from, request.from + PAGE_SIZE));
   return { id, kind: "found", query: request.query, total: results.length, found };
 }
