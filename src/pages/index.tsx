@@ -84,9 +84,10 @@ export const query = graphql`
     }
     # The hero picture: AVIF, WebP and JPEG in the widths a phone to a wide screen needs, cropped
     # to 16:11, with a blurred placeholder (https://www.gatsbyjs.com/docs/reference/built-in-components/gatsby-plugin-image/).
-    # Its sizes are the width it is drawn at (src/components/hero.tsx): the page less its 20 px sides
-    # on a phone, at most 720 px, and at most 504 px in the wide layout's second column. A browser
-    # takes the smallest file that covers it: on a 390 px phone at 2x, the 720 px one, not the 1080.
+    # Its sizes are the width it is drawn at (src/components/hero.tsx): the page less its sides
+    # (20 px, 32 px from 640 px), at most 720 px; from 1024 px the second of two columns (1.05fr
+    # and 1fr, 56 px apart, in at most 1152 px), at most 504 px. A browser takes the smallest file
+    # that covers it: on a 390 px phone at 2x, the 720 px one, not the 1080.
     heroImage: file(sourceInstanceName: { eq: "images" }, name: { eq: "hero" }) {
       childImageSharp {
         gatsbyImageData(
@@ -97,7 +98,7 @@ export const query = graphql`
           placeholder: BLURRED
           formats: [AUTO, WEBP, AVIF]
           breakpoints: [360, 480, 720, 1080, 1440]
-          sizes: "(min-width: 1024px) 504px, (min-width: 760px) 720px, calc(100vw - 40px)"
+          sizes: "(min-width: 1152px) 504px, (min-width: 1024px) calc((100vw - 120px) / 2.05), (min-width: 784px) 720px, (min-width: 640px) calc(100vw - 64px), calc(100vw - 40px)"
         )
       }
     }

@@ -13,7 +13,8 @@ export function readContent<T>(file: string): T {
 
 /** The hero picture as the page query's `gatsbyImageData` returns it (file names made up). */
 export function heroImageData(): IGatsbyImageData {
-  const sizes = "(min-width: 1024px) 504px, (min-width: 760px) 720px, calc(100vw - 40px)";
+  const sizes =
+    "(min-width: 1152px) 504px, (min-width: 1024px) calc((100vw - 120px) / 2.05), (min-width: 784px) 720px, (min-width: 640px) calc(100vw - 64px), calc(100vw - 40px)";
   const srcSet = (format: string) =>
     [360, 720, 1440].map((width) => `/static/hero-${width}.${format} ${width}w`).join(",");
   return {
