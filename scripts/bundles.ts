@@ -10,10 +10,37 @@
  *   its browser hook is a no-op in production, yet it pulled `gatsby-script` (about 5 KB gzipped)
  *   into the app bundle. The site has no `<Script>`; a page that adds one must remove this line.
  * - React's and Gatsby's runtime's files carry V8's compile hint (scripts/compile-hints.ts).
+ * - The HTML renderer's hash depends on the browser's files (`browserFilesSalt`), so that a change
+ *   to them alone, such as src/styles/global.css, writes every page again.
  */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
 import { CompileHintsPlugin } from "./compile-hints";
+
+/**
+ * A digest of the files the browser build just wrote (webpack's stats, which Gatsby leaves in
+ * `publicDir` until onPostBuild: each chunk's file names, the stylesheet's among them), or null
+ * when there are none.
+ *
+ * Gatsby 5 writes a page's HTML again only when its data or the HTML renderer changed, and the
+ * renderer's hash leaves out the browser's files, though every page inlines the stylesheet and
+ * names the scripts. A change to src/styles/global.css alone made a new stylesheet, and the next
+ * `gatsby build` said "There are no new or changed html files to build": every page kept the last
+ * build's styles, for `npm run build` with a kept `.cache/` as for a host that keeps it between
+ * deploys. As the renderer's `output.hashSalt`, this digest is part of its hash, so new browser
+ * files make Gatsby write every page (scripts/__tests__/bundles.test.ts).
+ */
+export function browserFilesSalt(publicDir: string): string | null {
+  const statsFile = path.join(publicDir, "webpack.stats.json");
+  if (!existsSync(statsFile)) return null;
+  const { assetsByChunkName } = JSON.parse(readFileSync(statsFile, "utf8")) as {
+    assetsByChunkName?: Record<string, string[]>;
+  };
+  const files = Object.entries(assetsByChunkName ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return createHash("sha256").update(JSON.stringify(files)).digest("hex").slice(0, 16);
+}
 
 export const productionBundles: GatsbyNode["onCreateWebpackConfig"] = ({
   stage,
@@ -21,6 +48,16 @@ export const productionBundles: GatsbyNode["onCreateWebpackConfig"] = ({
   actions,
   plugins,
 }) => {
+  if (stage === "build-html") {
+    // Gatsby builds the browser's bundles first; their stats are in public/ by now.
+    // (`setWebpackConfig` drops `output`: the whole configuration is replaced.)
+    const salt = browserFilesSalt("public");
+    if (!salt) return;
+    const config = getConfig();
+    config.output = { ...config.output, hashSalt: salt };
+    actions.replaceWebpackConfig(config);
+    return;
+  }
   if (stage !== "build-javascript") return;
   const config = getConfig();
   config.optimization.splitChunks.cacheGroups.shared = false;
