@@ -227,6 +227,34 @@ describeInBrowser("the landing page in Chromium", () => {
     expect(euro.loaded.sort()).toEqual(["basic", "rest of Latin"]);
   });
 
+  it("draws a rarer sign no preload announced in the display face once its file arrives, however late", async () => {
+    // October 7's text has a heading "Worth more than €5"; its title has no rare sign, so nothing
+    // preloads the rest of Latin. On a slow network that file comes long after the first frame.
+    const { page, context } = await site.visit("/effects/2026-10-07/", VIEWPORTS.mobile, {
+      prepare: (context) =>
+        context.route(/\/anton-latin-400-normal-\w+\.woff2$/, async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          await route.continue();
+        }),
+    });
+    const heading = page.getByRole("heading", { name: "Worth more than €5" });
+    await heading.waitFor();
+    await page.evaluate(() => document.fonts.ready);
+    // The fonts Chromium drew the heading's glyphs with (DevTools' "Rendered fonts").
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("DOM.enable");
+    await cdp.send("CSS.enable");
+    const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+    const { nodeId } = await cdp.send("DOM.querySelector", {
+      nodeId: root.nodeId,
+      selector: ".effect-body h2",
+    });
+    const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
+    expect(fonts.map(({ familyName, isCustomFont }) => ({ familyName, isCustomFont }))).toEqual([
+      { familyName: "Anton", isCustomFont: true },
+    ]);
+  });
+
   describe.each([SPEC.joinTheMovement, SPEC.signUp, SPEC.listenNow])("the %s button", (label) => {
     it("opens the signup dialog; Escape, the close button and a click outside close it and focus returns", async () => {
       const { page } = await site.visit("/");
