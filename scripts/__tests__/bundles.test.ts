@@ -77,7 +77,10 @@ describe("a second gatsby build after a change to the stylesheet alone", () => {
       cwd: site,
       encoding: "utf8",
       env: { ...process.env, GATSBY_TELEMETRY_DISABLED: "1", CI: "1" },
+      // spawnSync holds Jest's own timer: a build that hangs is stopped here.
+      timeout: 120_000,
     });
+    if (result.error) throw new Error(`gatsby build did not finish: ${result.error.message}`);
     if (result.status !== 0) throw new Error(`gatsby build failed:\n${result.stdout}\n${result.stderr}`);
     return readFileSync(path.join(site, "public", "index.html"), "utf8");
   };

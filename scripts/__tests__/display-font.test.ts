@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { BASIC_FONT, BASIC_RANGES, basicSubset, codePoints, unicodeRange } from "../display-font";
-import { needsRestOfLatin } from "../../src/fonts/basic-ranges";
+import { needsRestOfLatin, REST_OF_LATIN_RANGE } from "../../src/fonts/basic-ranges";
 
 const ROOT = path.resolve(__dirname, "../..");
 const css = readFileSync(path.join(ROOT, "src/styles/global.css"), "utf8");
@@ -33,6 +33,8 @@ describe("the display face's two files", () => {
     expect(basic.src).toBe(`../fonts/${path.basename(BASIC_FONT)}`);
     expect(basic.range).toBe(unicodeRange(BASIC_RANGES));
     expect(rest.src).toBe("~@fontsource/anton/files/anton-latin-400-normal.woff2");
+    // The range a page that preloads the Latin file declares again (src/components/display-font-preload.tsx).
+    expect(rest.range).toBe(REST_OF_LATIN_RANGE);
 
     const latin = points(
       (
