@@ -33,6 +33,17 @@ export const PAGE_SIZE = 10;
  */
 export const SEARCH_WARM_UP = "a";
 
+/**
+ * The words whose part of the index the worker fetches after the warm-up search, unless the reader
+ * has searched by then. Pagefind inflates every part it fetches with a gzip reader of its own in
+ * JavaScript, which V8 runs unoptimised at first: after its metadata and the warm-up's part, a
+ * third part still took 4-9 ms to inflate, and 1 ms once one more part had been through
+ * (docs/testing.md). The ten excerpts go through the same reader. Words in "e" are in nearly every
+ * English Effect and far from "a"'s in the index's order; while the index is one part (a few
+ * hundred Effects), that part is in already and nothing more is fetched.
+ */
+export const SEARCH_WARM_UP_PRELOAD = "e";
+
 /** One Effect found: where it is, its title, its day and the words around the match. */
 export interface Found {
   url: string;

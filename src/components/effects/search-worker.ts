@@ -11,6 +11,7 @@ import {
   PAGE_SIZE,
   SEARCH_OPTIONS,
   SEARCH_WARM_UP,
+  SEARCH_WARM_UP_PRELOAD,
   type SearchReply,
   type SearchRequest,
   type SearchSite,
@@ -56,6 +57,8 @@ function loadPagefind({ script, baseUrl }: SearchSite): Promise<Pagefind> {
     await pagefind.options({ ...SEARCH_OPTIONS, baseUrl });
     await pagefind.init();
     await pagefind.search(SEARCH_WARM_UP);
+    // Not waited for: a reader who searches meanwhile needs their own part of the index first.
+    if (asked === 0) pagefind.preload(SEARCH_WARM_UP_PRELOAD).catch(() => undefined);
     return pagefind;
   })().catch((error: unknown) => {
     loading = null;
