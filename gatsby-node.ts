@@ -5,10 +5,15 @@
  */
 import { mkdir, writeFile } from "fs/promises";
 import path from "path";
-import type { GatsbyNode } from "gatsby";
+import type { GatsbyNode, Reporter } from "gatsby";
 import { compactIcons, removeBuildInternals, writeRobots } from "./scripts/built-site";
 import { productionBundles } from "./scripts/bundles";
-import { writeSearchIndex } from "./scripts/search-index";
+import {
+  DEVELOP_SEARCH_PAGES,
+  type IndexedEffect,
+  writeDevelopSearchIndex,
+  writeSearchIndex,
+} from "./scripts/search-index";
 import { serveCmsAdminPage, writeCmsAdminFor } from "./scripts/cms-admin";
 import { writeHostHeaders } from "./site-headers/host-headers";
 import {
@@ -231,7 +236,41 @@ export const createPages: GatsbyNode["createPages"] = async ({ actions, reporter
   for (const page of archivePages(published.length, today)) {
     actions.createPage({ ...page, component: path.resolve("src/templates/effect-archive.tsx") });
   }
+  if (process.env.gatsby_executing_command === "develop") await indexForDevelop(graphql, reporter, today);
 };
+
+/**
+ * Under `gatsby develop` the archive's search works too, over the Effects published today: the
+ * build's index comes from its pages, which the development server never writes.
+ */
+async function indexForDevelop(
+  graphql: Parameters<NonNullable<GatsbyNode["createPages"]>>[0]["graphql"],
+  reporter: Reporter,
+  today: string,
+): Promise<void> {
+  const { data, errors } = await graphql<{ allEffect: { nodes: IndexedEffect[] } }>(`
+    query EffectsToSearch {
+      allEffect {
+        nodes {
+          date
+          dateLabel
+          title
+          html
+        }
+      }
+    }
+  `);
+  try {
+    if (errors || !data) throw new Error(String(errors));
+    const published = publishedEffects(data.allEffect.nodes, today);
+    await writeDevelopSearchIndex("public", DEVELOP_SEARCH_PAGES, published);
+  } catch (error) {
+    // The development site goes on without its search, and the reporter says why.
+    reporter.warn(
+      `The archive's search is not updated: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
 
 // The Effects' social cards take longest of what onPostBuild writes: they are begun here, as soon
 // as the pages are made, on threads of their own while Gatsby renders the pages (a build only).

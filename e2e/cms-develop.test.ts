@@ -11,7 +11,9 @@ import { BUILD_FILE, BUILD_FOLDERS } from "../scripts/site-build";
 import { readYaml } from "../src/content/yaml";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { eventually } from "../test/support/eventually";
-import { visible } from "../test/support/expect";
+import { textOf, visible } from "../test/support/expect";
+import { effectTexts } from "../test/support/effects";
+import { fillPlaceholders } from "../supabase/functions/_shared/contract/mail-template";
 import { freePort } from "../test/support/free-port";
 import { startProcess, type StartedProcess } from "../test/support/process";
 import { describeInBrowser } from "../test/support/site";
@@ -140,6 +142,22 @@ describeInBrowser("npm run cms", () => {
     await visible(site_.getByText("Tell one person today the thing you have been avoiding"));
     await site_.goto(`${site}/effects/`);
     await visible(site_.getByRole("link", { name: "Say the hard thing kindly" }));
+
+    // The archive's search finds it by a word of its body, as on the built site: the development
+    // server writes no pages, so its index is made from the Effects each time the pages are.
+    const search = effectTexts.archive.search;
+    const field = site_.getByRole("searchbox", { name: search.label });
+    await field.pressSequentially("avoiding");
+    await field.press("Enter");
+    const results = site_.getByRole("list", {
+      name: fillPlaceholders(search.oneResultText, { query: "avoiding" }),
+    });
+    const result = results.getByRole("link", { name: "Say the hard thing kindly", exact: true });
+    await visible(result);
+    expect(await result.getAttribute("href")).toBe(pageUrl.slice(site.length));
+    const item = results.getByRole("listitem");
+    expect(await textOf(item)).toContain("November 20, 2026");
+    expect(await textOf(item.locator("mark"))).toMatch(/^avoiding\b/);
     await context.close();
   }, 180_000);
 });

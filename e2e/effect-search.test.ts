@@ -3,7 +3,17 @@
  * the index the build wrote with Pagefind (scripts/search-index.ts), loaded only once a reader
  * uses the form, finds an Effect by a word of its body and leads to it.
  */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import type { BrowserContext } from "playwright-core";
+import { SEARCH_DIR, writeDevelopSearchIndex } from "../scripts/search-index";
+import type { Brand } from "../src/content/schema";
+import { markdownToHtml } from "../src/effects/markdown";
+import { dayLabel } from "../supabase/functions/_shared/contract/calendar-day";
+import { readContent } from "../test/support/content";
+import { TEST_SITE_DIR } from "../test/support/stack";
 import { SEARCH_PAUSE_MS, SEARCH_WORKER } from "../src/components/effects/search-setup";
 import { isFocused, textOf, visible } from "../test/support/expect";
 import { effectTexts, publishedFixtures, scheduledFixtures } from "../test/support/effects";
@@ -11,6 +21,23 @@ import { pageErrors } from "../test/support/newsletter";
 import { describeInBrowser, useSite } from "../test/support/site";
 
 const texts = effectTexts.archive.search;
+
+/** Each page's record in the index under `publicDir`: its address, words, title and day. */
+function fragmentsIn(publicDir: string) {
+  const folder = path.join(publicDir, SEARCH_DIR, "fragment");
+  return readdirSync(folder)
+    .map((name) => {
+      // Pagefind's fragments: gzip, then a signature before the JSON.
+      const text = gunzipSync(readFileSync(path.join(folder, name))).toString("utf8");
+      if (!text.startsWith("pagefind_dcd")) throw new Error(`${name} is not one of Pagefind's fragments`);
+      const { url, content, word_count, meta } = JSON.parse(text.slice("pagefind_dcd".length)) as Record<
+        string,
+        unknown
+      >;
+      return { url, content, word_count, meta };
+    })
+    .sort((a, b) => String(a.url).localeCompare(String(b.url)));
+}
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => values[name]);
 
@@ -204,6 +231,30 @@ describeInBrowser("searching the Effects from the archive", () => {
     expect(await isFocused(results.nth(20).getByRole("link"))).toBe(true);
     expect(await results.count()).toBe(22);
     expect(await page.getByRole("button", { name: texts.moreLabel }).count()).toBe(0);
+  });
+
+  // `npm run cms` runs Gatsby's development server, which writes no pages: its index is made from
+  // the Effects' fields (scripts/search-index.ts). Each Effect's record must be the one its built
+  // page gives, or the editor's preview would find other words than the site.
+  it("indexes under `npm run cms` what it indexes from the built pages", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "develop-search-"));
+    try {
+      const { siteUrl } = readContent<Brand>("brand");
+      const effects = publishedFixtures.map((effect) => ({
+        date: effect.date,
+        dateLabel: dayLabel(effect.date),
+        title: effect.title,
+        html: markdownToHtml(effect.body, siteUrl),
+      }));
+      const publicDir = path.join(dir, "public");
+      expect(await writeDevelopSearchIndex(publicDir, path.join(dir, "pages"), effects)).toBe(effects.length);
+      expect(existsSync(path.join(publicDir, SEARCH_WORKER))).toBe(true);
+      const developed = fragmentsIn(publicDir);
+      expect(developed.length).toBe(effects.length);
+      expect(developed).toEqual(fragmentsIn(TEST_SITE_DIR));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is not there without JavaScript: the archive is its plain list", async () => {

@@ -6,11 +6,13 @@
  * archive loads it when a reader searches (src/components/effects/effect-search.tsx).
  */
 import { execFile } from "node:child_process";
-import { readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { SEARCH_WORKER } from "../src/components/effects/search-setup";
+import { effectPath } from "../src/effects/paths";
 
 // Gatsby bundles gatsby-node.ts and its imports, which leaves no `require.resolve`: resolve from the project.
 const requireFromRoot = createRequire(path.resolve("package.json"));
@@ -21,9 +23,17 @@ export const SEARCH_DIR = "pagefind";
 /**
  * Pagefind's command, which runs the prebuilt binary npm installed for this platform
  * (@pagefind/linux-x64 and the like). Its Node API is an ES module only, which the compiled
- * gatsby-node cannot `require`; the command does the same work.
+ * gatsby-node cannot `require`; the command does the same work. Looked for as Node looks for a
+ * package, from the project up: a copy of the project inside it (e2e/cms-develop.test.ts) has no
+ * node_modules of its own.
  */
-const PAGEFIND = path.resolve("node_modules/.bin/pagefind");
+function pagefindCommand(): string {
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    const command = path.join(dir, "node_modules", ".bin", "pagefind");
+    if (existsSync(command)) return command;
+    if (path.dirname(dir) === dir) throw new Error("Pagefind is not installed: run `npm install`");
+  }
+}
 
 /** The Effects' pages (`/effects/2026-11-21/`); the archive's pages under it hold no article to index. */
 const EFFECT_PAGES = "effects/**/index.html";
@@ -36,17 +46,27 @@ const EFFECT_PAGES = "effects/**/index.html";
  * how many pages it indexed; throws with Pagefind's messages.
  */
 export async function writeSearchIndex(publicDir: string, published: number): Promise<number> {
-  const outputPath = path.join(publicDir, SEARCH_DIR);
+  const indexed = await runPagefind(publicDir, path.join(publicDir, SEARCH_DIR), published);
+  await writeSearchWorker(publicDir);
+  return indexed;
+}
+
+/**
+ * Indexes the Effect pages under `siteDir` into `outputPath` (replaced), checking that it holds
+ * `published` pages; with none, removes the index.
+ */
+async function runPagefind(siteDir: string, outputPath: string, published: number): Promise<number> {
   await rm(outputPath, { recursive: true, force: true });
   // Pagefind indexes every page when none is marked: with no Effect yet, no index at all.
   if (published === 0) return 0;
   try {
     await promisify(execFile)(
-      PAGEFIND,
-      ["--site", publicDir, "--glob", EFFECT_PAGES, "--force-language", "en", "--quiet"],
-      {
-        maxBuffer: 16 * 1024 * 1024,
-      },
+      pagefindCommand(),
+      [
+        ...["--site", siteDir, "--output-path", outputPath],
+        ...["--glob", EFFECT_PAGES, "--force-language", "en", "--quiet"],
+      ],
+      { maxBuffer: 16 * 1024 * 1024 },
     );
   } catch (error) {
     const { stderr, stdout, message } = error as { stderr?: string; stdout?: string; message: string };
@@ -58,6 +78,57 @@ export async function writeSearchIndex(publicDir: string, published: number): Pr
   const indexed = Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
   if (indexed !== published)
     throw new Error(`Pagefind indexed ${indexed} pages, not the ${published} Effects published`);
+  return indexed;
+}
+
+/** Where `gatsby develop` writes the Effects' articles for Pagefind to read (writeDevelopSearchIndex). */
+export const DEVELOP_SEARCH_PAGES = ".cache/develop-search-pages";
+
+/** What the development index needs of a published Effect (its node's fields). */
+export interface IndexedEffect {
+  date: string;
+  dateLabel: string;
+  title: string;
+  /** The body rendered from the editor's Markdown (src/effects/markdown.ts). */
+  html: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/**
+ * The part of an Effect's page that the search indexes, as its article marks it
+ * (src/components/effects/effect-article.tsx): the date, kept only as the result's `date`, the
+ * title and the body. e2e/cms-develop.test.ts finds an Effect through it by its title, date and a
+ * word of its body.
+ */
+export function indexedArticle(effect: IndexedEffect): string {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(effect.title)}</title></head>` +
+    `<body><article data-pagefind-body><p data-pagefind-ignore><time data-pagefind-meta="date">` +
+    `${escapeHtml(effect.dateLabel)}</time></p><h1>${escapeHtml(effect.title)}</h1>` +
+    `<div>${effect.html}</div></article></body></html>`
+  );
+}
+
+/**
+ * Under `gatsby develop` (`npm run cms`), which writes no pages: the published Effects' articles
+ * written into `workDir` as the build would write their pages, indexed into `publicDir/pagefind/`
+ * with the worker beside it, which the development server serves from `public/`. Called each time
+ * the pages are made, so a saved Effect is found without a restart.
+ */
+export async function writeDevelopSearchIndex(
+  publicDir: string,
+  workDir: string,
+  effects: readonly IndexedEffect[],
+): Promise<number> {
+  await rm(workDir, { recursive: true, force: true });
+  for (const effect of effects) {
+    const folder = path.join(workDir, effectPath(effect.date));
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, "index.html"), indexedArticle(effect));
+  }
+  const indexed = await runPagefind(workDir, path.join(publicDir, SEARCH_DIR), effects.length);
   await writeSearchWorker(publicDir);
   return indexed;
 }
