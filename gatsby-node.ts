@@ -248,24 +248,24 @@ async function indexForDevelop(
   reporter: Reporter,
   today: string,
 ): Promise<void> {
-  const { data, errors } = await graphql<{ allEffect: { nodes: IndexedEffect[] } }>(`
-    query EffectsToSearch {
-      allEffect {
-        nodes {
-          date
-          dateLabel
-          title
-          html
+  try {
+    const { data, errors } = await graphql<{ allEffect: { nodes: IndexedEffect[] } }>(`
+      query EffectsToSearch {
+        allEffect {
+          nodes {
+            date
+            dateLabel
+            title
+            html
+          }
         }
       }
-    }
-  `);
-  try {
+    `);
     if (errors || !data) throw new Error(String(errors));
     const published = publishedEffects(data.allEffect.nodes, today);
     await writeDevelopSearchIndex("public", DEVELOP_SEARCH_PAGES, published);
   } catch (error) {
-    // The development site goes on without its search, and the reporter says why.
+    // The development site goes on with the last index (scripts/search-index.ts keeps it), and says why.
     reporter.warn(
       `The archive's search is not updated: ${error instanceof Error ? error.message : String(error)}`,
     );

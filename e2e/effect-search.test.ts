@@ -22,7 +22,7 @@ import { describeInBrowser, useSite } from "../test/support/site";
 
 const texts = effectTexts.archive.search;
 
-/** Each page's record in the index under `publicDir`: its address, words, title and day. */
+/** Each page's record in the index under `publicDir`: its address, words, title, day and headings. */
 function fragmentsIn(publicDir: string) {
   const folder = path.join(publicDir, SEARCH_DIR, "fragment");
   return readdirSync(folder)
@@ -30,13 +30,9 @@ function fragmentsIn(publicDir: string) {
       // Pagefind's fragments: gzip, then a signature before the JSON.
       const text = gunzipSync(readFileSync(path.join(folder, name))).toString("utf8");
       if (!text.startsWith("pagefind_dcd")) throw new Error(`${name} is not one of Pagefind's fragments`);
-      const { url, content, word_count, meta } = JSON.parse(text.slice("pagefind_dcd".length)) as Record<
-        string,
-        unknown
-      >;
-      return { url, content, word_count, meta };
+      return JSON.parse(text.slice("pagefind_dcd".length)) as { url: string };
     })
-    .sort((a, b) => String(a.url).localeCompare(String(b.url)));
+    .sort((a, b) => a.url.localeCompare(b.url));
 }
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => values[name]);

@@ -3,11 +3,13 @@
  * pages and writes a static index with its own small search script into `public/pagefind/`. Only
  * what an Effect's page marks with `data-pagefind-body` (its article, src/components/effects/
  * effect-article.tsx) is indexed, so the index holds the published Effects and nothing else; the
- * archive loads it when a reader searches (src/components/effects/effect-search.tsx).
+ * archive loads it when a reader searches (src/components/effects/effect-search.tsx). Under
+ * `gatsby develop`, which writes no pages, the same index is made from the Effects' fields
+ * (writeDevelopSearchIndex).
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -52,32 +54,42 @@ export async function writeSearchIndex(publicDir: string, published: number): Pr
 }
 
 /**
- * Indexes the Effect pages under `siteDir` into `outputPath` (replaced), checking that it holds
- * `published` pages; with none, removes the index.
+ * Indexes the Effect pages under `siteDir` into `outputPath`, checking that it holds `published`
+ * pages; with none, removes the index. The new index is written beside the last one and takes its
+ * place only once whole and checked: a failed run leaves the last index as it was.
  */
 async function runPagefind(siteDir: string, outputPath: string, published: number): Promise<number> {
-  await rm(outputPath, { recursive: true, force: true });
   // Pagefind indexes every page when none is marked: with no Effect yet, no index at all.
-  if (published === 0) return 0;
+  if (published === 0) {
+    await rm(outputPath, { recursive: true, force: true });
+    return 0;
+  }
+  const next = `${outputPath}.next`;
+  await rm(next, { recursive: true, force: true });
   try {
     await promisify(execFile)(
       pagefindCommand(),
       [
-        ...["--site", siteDir, "--output-path", outputPath],
+        ...["--site", siteDir, "--output-path", next],
         ...["--glob", EFFECT_PAGES, "--force-language", "en", "--quiet"],
       ],
       { maxBuffer: 16 * 1024 * 1024 },
     );
   } catch (error) {
+    await rm(next, { recursive: true, force: true });
     const { stderr, stdout, message } = error as { stderr?: string; stdout?: string; message: string };
     throw new Error(`Pagefind could not index the pages: ${stderr || stdout || message}`);
   }
-  const entry = JSON.parse(await readFile(path.join(outputPath, "pagefind-entry.json"), "utf8")) as {
+  const entry = JSON.parse(await readFile(path.join(next, "pagefind-entry.json"), "utf8")) as {
     languages: Record<string, { page_count: number }>;
   };
   const indexed = Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
-  if (indexed !== published)
+  if (indexed !== published) {
+    await rm(next, { recursive: true, force: true });
     throw new Error(`Pagefind indexed ${indexed} pages, not the ${published} Effects published`);
+  }
+  await rm(outputPath, { recursive: true, force: true });
+  await rename(next, outputPath);
   return indexed;
 }
 
@@ -99,14 +111,14 @@ const escapeHtml = (text: string) =>
 /**
  * The part of an Effect's page that the search indexes, as its article marks it
  * (src/components/effects/effect-article.tsx): the date, kept only as the result's `date`, the
- * title and the body. e2e/cms-develop.test.ts finds an Effect through it by its title, date and a
- * word of its body.
+ * title and the body. e2e/effect-search.test.ts checks that the index made from these holds what
+ * the index of the built pages holds, Effect by Effect.
  */
 export function indexedArticle(effect: IndexedEffect): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(effect.title)}</title></head>` +
     `<body><article data-pagefind-body><p data-pagefind-ignore><time data-pagefind-meta="date">` +
-    `${escapeHtml(effect.dateLabel)}</time></p><h1>${escapeHtml(effect.title)}</h1>` +
+    `${escapeHtml(effect.dateLabel)}</time></p><h1 id="effect-title">${escapeHtml(effect.title)}</h1>` +
     `<div>${effect.html}</div></article></body></html>`
   );
 }

@@ -34,7 +34,7 @@ export const PAGE_SIZE = 10;
 export const SEARCH_WARM_UP = "a";
 
 /**
- * The words whose part of the index the worker fetches after the warm-up search, unless the reader
+ * The letter whose part of the index the worker fetches after the warm-up search, unless the reader
  * has searched by then. Pagefind inflates every part it fetches with a gzip reader of its own in
  * JavaScript, which V8 runs unoptimised at first: after its metadata and the warm-up's part, a
  * third part still took 4-9 ms to inflate, and 1 ms once one more part had been through
