@@ -3,16 +3,16 @@
  * the index the build wrote with Pagefind (scripts/search-index.ts), loaded only once a reader
  * uses the form, finds an Effect by a word of its body and leads to it.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import type { BrowserContext } from "playwright-core";
-import { SEARCH_DIR, writeDevelopSearchIndex } from "../scripts/search-index";
+import { writeDevelopSearchIndex } from "../scripts/search-index";
 import type { Brand } from "../src/content/schema";
 import { markdownToHtml } from "../src/effects/markdown";
 import { dayLabel } from "../supabase/functions/_shared/contract/calendar-day";
 import { readContent } from "../test/support/content";
+import { pagefindRecords } from "../test/support/pagefind";
 import { TEST_SITE_DIR } from "../test/support/stack";
 import { SEARCH_PAUSE_MS, SEARCH_WORKER } from "../src/components/effects/search-setup";
 import { isFocused, textOf, visible } from "../test/support/expect";
@@ -21,19 +21,6 @@ import { pageErrors } from "../test/support/newsletter";
 import { describeInBrowser, useSite } from "../test/support/site";
 
 const texts = effectTexts.archive.search;
-
-/** Each page's record in the index under `publicDir`: its address, words, title, day and headings. */
-function fragmentsIn(publicDir: string) {
-  const folder = path.join(publicDir, SEARCH_DIR, "fragment");
-  return readdirSync(folder)
-    .map((name) => {
-      // Pagefind's fragments: gzip, then a signature before the JSON.
-      const text = gunzipSync(readFileSync(path.join(folder, name))).toString("utf8");
-      if (!text.startsWith("pagefind_dcd")) throw new Error(`${name} is not one of Pagefind's fragments`);
-      return JSON.parse(text.slice("pagefind_dcd".length)) as { url: string };
-    })
-    .sort((a, b) => a.url.localeCompare(b.url));
-}
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => values[name]);
 
@@ -245,9 +232,10 @@ describeInBrowser("searching the Effects from the archive", () => {
       const publicDir = path.join(dir, "public");
       expect(await writeDevelopSearchIndex(publicDir, path.join(dir, "pages"), effects)).toBe(effects.length);
       expect(existsSync(path.join(publicDir, SEARCH_WORKER))).toBe(true);
-      const developed = fragmentsIn(publicDir);
+      const developed = pagefindRecords(publicDir);
       expect(developed.length).toBe(effects.length);
-      expect(developed).toEqual(fragmentsIn(TEST_SITE_DIR));
+      // Whole records: address, words, title, day, and the title's anchor.
+      expect(developed).toEqual(pagefindRecords(TEST_SITE_DIR));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

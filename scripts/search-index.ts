@@ -15,6 +15,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { SEARCH_WORKER } from "../src/components/effects/search-setup";
 import { effectPath } from "../src/effects/paths";
+import { escapeHtml } from "../supabase/functions/_shared/contract/escape-html";
 
 // Gatsby bundles gatsby-node.ts and its imports, which leaves no `require.resolve`: resolve from the project.
 const requireFromRoot = createRequire(path.resolve("package.json"));
@@ -105,9 +106,6 @@ export interface IndexedEffect {
   html: string;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
 /**
  * The part of an Effect's page that the search indexes, as its article marks it
  * (src/components/effects/effect-article.tsx): the date, kept only as the result's `date`, the
@@ -116,8 +114,7 @@ const escapeHtml = (text: string) =>
  */
 export function indexedArticle(effect: IndexedEffect): string {
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(effect.title)}</title></head>` +
-    `<body><article data-pagefind-body><p data-pagefind-ignore><time data-pagefind-meta="date">` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body><article data-pagefind-body><p data-pagefind-ignore><time data-pagefind-meta="date">` +
     `${escapeHtml(effect.dateLabel)}</time></p><h1 id="effect-title">${escapeHtml(effect.title)}</h1>` +
     `<div>${effect.html}</div></article></body></html>`
   );

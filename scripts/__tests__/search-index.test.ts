@@ -1,20 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
+import { pagefindRecords } from "../../test/support/pagefind";
 import { SEARCH_DIR, writeDevelopSearchIndex } from "../search-index";
-
-/** The records Pagefind wrote under `publicDir`, one a page. */
-function records(publicDir: string): { url: string; content: string; meta: Record<string, string> }[] {
-  const folder = path.join(publicDir, SEARCH_DIR, "fragment");
-  return readdirSync(folder).map((name) =>
-    JSON.parse(
-      gunzipSync(readFileSync(path.join(folder, name)))
-        .toString("utf8")
-        .slice("pagefind_dcd".length),
-    ),
-  );
-}
 
 // The index `npm run cms` makes from the Effects' fields (e2e/effect-search.test.ts compares it with
 // the built pages' index, whose fixtures have no sign HTML gives a meaning to).
@@ -35,7 +23,7 @@ describe("writeDevelopSearchIndex", () => {
   it("keeps a title's and a body's signs as the editor wrote them", async () => {
     const publicDir = path.join(dir, "public");
     expect(await writeDevelopSearchIndex(publicDir, path.join(dir, "pages"), [effect])).toBe(1);
-    const [record] = records(publicDir);
+    const [record] = pagefindRecords(publicDir);
     expect(record.url).toBe("/effects/2026-11-20/");
     expect(record.meta).toEqual({ title: effect.title, date: "November 20, 2026" });
     expect(record.content).toBe(`${effect.title}. Bread & butter, kindly.`);
