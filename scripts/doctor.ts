@@ -2,8 +2,9 @@
  * `npm run doctor`: is the sending domain ready? It reads the settings as the functions would
  * (the environment and `.env`), asks DNS for the domain's SPF, DKIM and DMARC (`doctor-dns.ts`),
  * and builds each function's backend as Supabase would, reporting in words whatever
- * `createBackend` would refuse. Prints one line per check (✓ ready, ! a warning, ✗ blocks
- * sending) with what to set, and exits 1 when something blocks sending, else 0.
+ * `createBackend` would refuse; then calls the deployed functions over HTTP (`doctor-functions.ts`).
+ * Prints one line per check (✓ ready, ! a warning, ✗ blocks sending) with what to set, and exits 1
+ * when something blocks sending, else 0.
  */
 import { type Env, readVariable } from "../supabase/functions/_shared/contract/variables.ts";
 import {
@@ -14,6 +15,7 @@ import {
 } from "../supabase/functions/_shared/hosts.ts";
 import { loadDotEnv } from "../server/local-env.ts";
 import { checkDomain, dnsLookups, type DomainSetup, type Finding, type Transport } from "./doctor-dns.ts";
+import { checkDeployedFunctions } from "./doctor-functions.ts";
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -30,6 +32,8 @@ const noSite: PublishedSite = {
   edition: untouchable("site"),
   latestEdition: untouchable("site"),
 };
+
+const senderName = () => "npm run doctor";
 
 /** Each function's backend built from `env`, as its Deno entry builds it: refusals and warnings, in words. */
 export async function checkSettings(env: Env): Promise<Finding[]> {
@@ -56,7 +60,7 @@ export async function checkSettings(env: Env): Promise<Finding[]> {
         },
         site: () => noSite,
         features: [entry.feature],
-        senderName: () => "npm run doctor",
+        senderName,
       });
       await backend.closeMail();
     } catch (error) {
@@ -111,6 +115,50 @@ function sendingDomain(env: Env): string | null {
   }
 }
 
+/**
+ * The origins the functions allow the site's calls from (ALLOWED_ORIGINS, else SITE_URL's), read as
+ * they read them; null when these settings give none (the settings' check says why).
+ */
+function siteOrigins(env: Env): string[] | null {
+  if (!readVariable(env, "SITE_URL") && !readVariable(env, "ALLOWED_ORIGINS")) return null;
+  try {
+    const quiet = { info() {}, warn() {}, error() {} };
+    return createBackend(env, { db: noDatabase, log: quiet, site: () => noSite, features: [], senderName })
+      .config.allowedOrigins;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The deployed functions, called over HTTP: at DOCTOR_FUNCTIONS_URL, else at the hosted project
+ * SUPABASE_URL names. A local SUPABASE_URL (a `.env` for `supabase functions serve`) is not
+ * called unless asked for: its answers would say nothing about the project.
+ */
+async function checkFunctions(env: Env): Promise<Finding[]> {
+  const project = readVariable(env, "SUPABASE_URL")?.replace(/\/+$/, "");
+  const url =
+    readVariable(env, "DOCTOR_FUNCTIONS_URL")?.replace(/\/+$/, "") ??
+    (project?.startsWith("https://") ? `${project}/functions/v1` : undefined);
+  if (!url)
+    return [
+      {
+        level: "warn",
+        check: "functions",
+        text: `the deployed functions were not called: ${project ? `SUPABASE_URL is ${project}, not a hosted project's https address` : "SUPABASE_URL is not set"}`,
+        fix: project
+          ? `to call these, run it with DOCTOR_FUNCTIONS_URL=${project}/functions/v1; for the project's, SUPABASE_URL=https://<ref>.supabase.co`
+          : "run it with SUPABASE_URL=https://<ref>.supabase.co",
+      },
+    ];
+  const allowed = readVariable(env, "ALLOWED_ORIGINS");
+  return checkDeployedFunctions({
+    url,
+    origins: siteOrigins(env),
+    originSetting: allowed ? `ALLOWED_ORIGINS=${allowed}` : `SITE_URL=${readVariable(env, "SITE_URL") ?? ""}`,
+  });
+}
+
 const MARKS = { ok: "✓", warn: "!", fail: "✗" } as const;
 
 export function formatReport(heading: string, findings: Finding[]): string {
@@ -163,6 +211,7 @@ export async function runDoctor(env: Env): Promise<DoctorResult> {
     findings.push(...(await checkDomain(dnsLookups(servers), setup)));
   }
   findings.push(...(await checkSettings(env)));
+  findings.push(...(await checkFunctions(env)));
   const through =
     transport.kind === "smtp"
       ? `SMTP (${transport.host})`

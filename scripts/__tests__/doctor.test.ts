@@ -2,14 +2,25 @@
  * `npm run doctor` against a DNS stand-in on loopback (DNS on the internet cannot be reached
  * here): what the owner reads for a domain that is ready, and for each thing receivers would hold
  * against it (no SPF, SPF without the transport, DKIM missing, DMARC p=none or absent, a bounce
- * address on another domain), and for settings a function would refuse to start with.
+ * address on another domain), and for settings a function would refuse to start with. The
+ * deployed functions it calls are this checkout's, served in-process by the local stack; Deno
+ * behind the stand-in for Supabase's gateway as Supabase serves them; and, for each thing the
+ * doctor must catch, the gateway with a config.toml that deploys them wrongly.
  */
 import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { runDoctor } from "../doctor.ts";
+import { FOREIGN_ORIGIN, REQUEST_TIMEOUT_MS } from "../doctor-functions.ts";
+import { testPostgresUrl } from "../../test/support/databases.ts";
 import { type DnsStandIn, startDnsStandIn, type Zone } from "../../test/support/dns-stand-in.ts";
 import { freePort } from "../../test/support/free-port.ts";
+import { serveOnLoopback } from "../../test/support/loopback-http.ts";
+import { startProcess } from "../../test/support/process.ts";
+import { type SupabaseGateway, startSupabaseGateway } from "../../test/support/supabase-gateway.ts";
+import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const execFileAsync = promisify(execFile);
@@ -31,10 +42,23 @@ const readyZone = (): Zone => ({
   "s1._domainkey.purpose.example": { TXT: [`v=DKIM1; k=rsa; p=${KEY}`] },
 });
 
-/** The functions' settings on a hosted project, complete. */
+const SITE_ORIGIN = "https://www.purpose.example";
+
+/** This checkout's functions, served by the local stack in this process, allowing the site's origin. */
+let functions: TestStack;
+beforeAll(async () => {
+  functions = await startTestStack("PGlite", { ALLOWED_ORIGINS: SITE_ORIGIN });
+});
+afterAll(async () => {
+  await functions?.close();
+});
+const functionsUrl = () => `${functions.url}/functions/v1`;
+
+/** The functions' settings on a hosted project, complete; the doctor calls the functions above. */
 const hostedEnv = (): Record<string, string> => ({
   SUPABASE_URL: "https://abcdefghijklmnop.supabase.co",
-  SITE_URL: "https://www.purpose.example",
+  DOCTOR_FUNCTIONS_URL: functionsUrl(),
+  SITE_URL: SITE_ORIGIN,
   MAIL_FROM: "Effect of the Day <newsletter@purpose.example>",
   RESEND_API_KEY: "re_test_1234567890",
   SEND_EFFECT_KEY: "k".repeat(40),
@@ -85,6 +109,14 @@ describe("npm run doctor", () => {
     expect(run.stdout).toMatch(/^✓ DMARC +_dmarc\.purpose\.example: p=quarantine$/m);
     expect(run.stdout).toMatch(/^✓ BOUNCE_ADDRESS +bounces@mail\.purpose\.example is on purpose\.example$/m);
     expect(run.stdout).toMatch(/^✓ settings +all 6 functions start with these settings$/m);
+    // The report pads the check's column; one space is enough to read it here.
+    const lines = run.stdout.replace(/ {2,}/g, " ");
+    expect(lines).toContain(
+      `✓ functions all 6 functions answer at ${functionsUrl()} without a token: verify_jwt is off, as the manifest says`,
+    );
+    expect(lines).toContain(
+      `✓ CORS ${SITE_ORIGIN} may call send-confirmation, confirm-subscription, unsubscribe, cms-auth/token from the browser, another origin may not`,
+    );
     expect(run.stdout).not.toMatch(/^[!✗]/m);
     expect(run.stdout.trim().endsWith("Ready to send.")).toBe(true);
     expect(dns.questions).toEqual(expect.arrayContaining(["TXT resend._domainkey.purpose.example"]));
@@ -351,5 +383,260 @@ describe("npm run doctor", () => {
     expect(result.line("settings")[0]).toEqual(
       expect.objectContaining({ level: "warn", text: expect.stringContaining("SUPABASE_URL") }),
     );
+  });
+});
+
+/**
+ * A worker for the gateway stand-in, in a process of its own as the gateway wants (it watches a
+ * worker's CPU and memory by its pid): it relays each request to `TARGET`, this checkout's
+ * functions; with ANY_ORIGIN set it answers every preflight for any origin, as a demo-grade
+ * function does.
+ */
+const RELAY = `
+const http = require("node:http");
+const { TARGET, ANY_ORIGIN, PORT } = process.env;
+http.createServer((request, response) => {
+  const upstream = http.request(TARGET + request.url, { method: request.method, headers: request.headers }, (answer) => {
+    const headers = { ...answer.headers };
+    if (ANY_ORIGIN && request.method === "OPTIONS") headers["access-control-allow-origin"] = "*";
+    response.writeHead(answer.statusCode, headers);
+    answer.pipe(response);
+  });
+  upstream.on("error", (error) => response.writeHead(502).end(String(error)));
+  request.pipe(upstream);
+}).listen(Number(PORT), "127.0.0.1", () => console.log("Listening on " + PORT));
+`;
+
+const REAL_CONFIG = readFileSync(path.resolve(__dirname, "../../supabase/config.toml"), "utf8");
+
+describe("npm run doctor on the deployed functions", () => {
+  let gateway: SupabaseGateway | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await gateway?.stop();
+    gateway = undefined;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  /**
+   * The stand-in for Supabase's gateway with `config` as the deployed config.toml, in front of
+   * this checkout's functions; `boot` may refuse to start a function's worker.
+   */
+  async function deployed(
+    config: string,
+    options: { anyOrigin?: boolean; boot?: (name: string) => void } = {},
+  ): Promise<string> {
+    dir = mkdtempSync(path.join(tmpdir(), "doctor-gateway-"));
+    writeFileSync(path.join(dir, "config.toml"), config);
+    gateway = await startSupabaseGateway({
+      configToml: path.join(dir, "config.toml"),
+      workerFor: (name) => (options.boot ? name : "functions"),
+      startWorker: async (name) => {
+        options.boot?.(name);
+        const port = await freePort();
+        const worker = await startProcess(process.execPath, ["-e", RELAY], {
+          cwd: dir as string,
+          env: {
+            ...process.env,
+            PORT: String(port),
+            TARGET: functions.url,
+            ANY_ORIGIN: options.anyOrigin ? "1" : "",
+          },
+          ready: /Listening on/,
+        });
+        return {
+          url: `http://127.0.0.1:${port}`,
+          pid: worker.child.pid as number,
+          stop: () => worker.stop(),
+        };
+      },
+    });
+    return `${gateway.url}/functions/v1`;
+  }
+
+  const calling = (url: string, env: Record<string, string | undefined> = {}) =>
+    doctor(readyZone(), { ...hostedEnv(), DOCTOR_FUNCTIONS_URL: url, ...env });
+
+  (testPostgresUrl() ? it : it.skip)(
+    "passes the functions as Supabase's gateway serves them from this checkout, on Deno",
+    async () => {
+      const stack = await startTestStack(
+        "Deno behind Supabase's gateway",
+        { ALLOWED_ORIGINS: SITE_ORIGIN },
+        testPostgresUrl(),
+      );
+      try {
+        const url = `${stack.url}/functions/v1`;
+        const result = await calling(url);
+        expect(result.line("functions")).toEqual([
+          {
+            level: "ok",
+            check: "functions",
+            text: `all 6 functions answer at ${url} without a token: verify_jwt is off, as the manifest says`,
+          },
+        ]);
+        expect(result.line("CORS")).toEqual([
+          expect.objectContaining({
+            level: "ok",
+            text: `${SITE_ORIGIN} may call send-confirmation, confirm-subscription, unsubscribe, cms-auth/token from the browser, another origin may not`,
+          }),
+        ]);
+        expect(result.exitCode).toBe(0);
+      } finally {
+        await stack.close();
+      }
+    },
+  );
+
+  it("names a function deployed with verify_jwt on and one not deployed, with the command for each", async () => {
+    const config = REAL_CONFIG.replace(
+      /(\[functions\.send-confirmation\]\n)verify_jwt = false/,
+      "$1verify_jwt = true",
+    ).replace(/\n[^\n]*\n\[functions\.cms-auth\][^[]*$/, "\n");
+    expect(config).toContain("[functions.send-confirmation]\nverify_jwt = true");
+    expect(config).not.toContain("cms-auth");
+    const url = await deployed(config);
+    const result = await calling(url);
+    expect(result.line("functions")).toEqual([
+      expect.objectContaining({
+        level: "ok",
+        text: `confirm-subscription, unsubscribe, send-effect, mail-events answer at ${url} without a token: verify_jwt is off, as the manifest says`,
+      }),
+      {
+        level: "fail",
+        check: "functions",
+        text: 'send-confirmation has verify_jwt on: Supabase\'s gateway answered a call without a token itself (401 "Missing authorization header"), so a caller without a Supabase JWT never reaches it',
+        fix: "npx supabase functions deploy send-confirmation with this checkout's supabase/config.toml, which sets verify_jwt = false for it",
+      },
+      {
+        level: "warn",
+        check: "functions",
+        text: 'cms-auth answers 404 NOT_FOUND "Requested function was not found": it is not deployed',
+        fix: "deploy it: npx supabase functions deploy cms-auth",
+      },
+    ]);
+    // CORS is checked where the function answers, and says nothing of the two above.
+    expect(result.line("CORS")).toEqual([
+      expect.objectContaining({
+        level: "ok",
+        text: `${SITE_ORIGIN} may call confirm-subscription, unsubscribe from the browser, another origin may not`,
+      }),
+    ]);
+    expect(result.exitCode).toBe(1);
+    expect(result.report).toContain("→ deploy it: npx supabase functions deploy cms-auth");
+  });
+
+  it("says a function that does not start answers 5xx, and where its logs are", async () => {
+    const url = await deployed(REAL_CONFIG, {
+      boot: (name) => {
+        if (name === "send-effect") throw new Error("SEND_EFFECT_KEY must be set on Supabase");
+      },
+    });
+    const result = await calling(url);
+    expect(result.line("functions")).toEqual([
+      expect.objectContaining({
+        level: "ok",
+        text: expect.stringMatching(/^send-confirmation, .*, cms-auth answer/),
+      }),
+      {
+        level: "fail",
+        check: "functions",
+        text: 'send-effect answers 502 BOOT_ERROR "Error: SEND_EFFECT_KEY must be set on Supabase": it does not start or run',
+        fix: "its logs say why (Supabase's dashboard → Edge Functions → send-effect → Logs); the settings lines above show what it would refuse to start with",
+      },
+    ]);
+    expect(result.exitCode).toBe(1);
+  });
+
+  it("refuses a site origin the functions do not allow, and functions that allow any", async () => {
+    // These settings name a second origin that the deployed functions were not given.
+    const apex = "https://purpose.example";
+    const narrow = await calling(functionsUrl(), { ALLOWED_ORIGINS: `${SITE_ORIGIN},${apex}` });
+    expect(narrow.line("CORS")).toEqual([
+      {
+        level: "fail",
+        check: "CORS",
+        text: `${apex} may not call send-confirmation, confirm-subscription, unsubscribe, cms-auth/token from the browser: its preflight is answered 204 without Access-Control-Allow-Origin`,
+        fix: `the functions allow the origins of their own ALLOWED_ORIGINS, else SITE_URL: set them on Supabase as here, npx supabase secrets set ALLOWED_ORIGINS=${SITE_ORIGIN},${apex}`,
+      },
+    ]);
+    expect(narrow.exitCode).toBe(1);
+    await dns?.stop();
+
+    const url = await deployed(REAL_CONFIG, { anyOrigin: true });
+    const open = await calling(url);
+    expect(open.line("CORS")).toEqual([
+      expect.objectContaining({
+        level: "fail",
+        text: `send-confirmation, confirm-subscription, unsubscribe, cms-auth/token let any site call them from the browser: a preflight from ${FOREIGN_ORIGIN} is allowed`,
+      }),
+    ]);
+    expect(open.exitCode).toBe(1);
+  });
+
+  it("reports functions it cannot reach, and gives up on a silent server within its time", async () => {
+    const port = await freePort();
+    const nobody = `http://127.0.0.1:${port}/functions/v1`;
+    const refused = await calling(nobody);
+    expect(refused.line("functions")).toEqual([
+      expect.objectContaining({
+        level: "fail",
+        text: `send-confirmation, confirm-subscription, unsubscribe, send-effect, mail-events, cms-auth at ${nobody}: connect ECONNREFUSED 127.0.0.1:${port}`,
+        fix: expect.stringContaining("SUPABASE_URL"),
+      }),
+    ]);
+    expect(refused.line("CORS")).toEqual([]);
+    await dns?.stop();
+
+    // Takes every request and never answers.
+    const silent = await serveOnLoopback(() => new Promise(() => undefined));
+    try {
+      const started = Date.now();
+      const held = await calling(`${silent.url}/functions/v1`);
+      expect(Date.now() - started).toBeLessThan(2 * REQUEST_TIMEOUT_MS);
+      expect(held.line("functions")).toEqual([
+        expect.objectContaining({
+          level: "fail",
+          text: expect.stringMatching(/: no answer within 5 s$/),
+        }),
+      ]);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("calls no function without SUPABASE_URL or at a local one unless asked to, and says so", async () => {
+    const unset = await doctor(readyZone(), {
+      ...hostedEnv(),
+      SUPABASE_URL: undefined,
+      DOCTOR_FUNCTIONS_URL: undefined,
+    });
+    expect(unset.line("functions")).toEqual([
+      {
+        level: "warn",
+        check: "functions",
+        text: "the deployed functions were not called: SUPABASE_URL is not set",
+        fix: "run it with SUPABASE_URL=https://<ref>.supabase.co",
+      },
+    ]);
+    await dns?.stop();
+
+    // The local stack would answer there: the doctor must not take it for the project.
+    const local = functions.url;
+    const result = await doctor(readyZone(), {
+      ...hostedEnv(),
+      SUPABASE_URL: local,
+      DOCTOR_FUNCTIONS_URL: undefined,
+    });
+    expect(result.line("functions")).toEqual([
+      {
+        level: "warn",
+        check: "functions",
+        text: `the deployed functions were not called: SUPABASE_URL is ${local}, not a hosted project's https address`,
+        fix: `to call these, run it with DOCTOR_FUNCTIONS_URL=${local}/functions/v1; for the project's, SUPABASE_URL=https://<ref>.supabase.co`,
+      },
+    ]);
+    expect(result.line("CORS")).toEqual([]);
   });
 });

@@ -255,6 +255,15 @@ export const VARIABLES = [
     unset: "the system's resolvers",
   },
   {
+    name: "DOCTOR_FUNCTIONS_URL",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: ["npm run doctor", "tests"],
+    description:
+      "Where npm run doctor calls the deployed functions (that each answers, verify_jwt off, CORS for the site), e.g. http://127.0.0.1:54321/functions/v1 for those of `supabase start`.",
+    unset:
+      "$SUPABASE_URL/functions/v1 when SUPABASE_URL is an https address; else the functions are not called",
+  },
+  {
     name: "RATE_LIMIT_PER_MINUTE",
     group: "The newsletter functions (the local stack and Supabase)",
     readers: STACK_AND_FUNCTIONS,
