@@ -418,7 +418,6 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
   await removeBuildInternals("public");
   await writeRobots("public", data.brand.siteUrl);
   reporter.info(`Icons: ${await compactIcons("public")} bytes smaller as palette PNGs`);
-  await writeHostHeaders("public");
   if (!data.archive) return;
   const today = data.archive.pageContext.publishedUpTo;
   const published = publishedEffects(data.allEffect.nodes, today);
@@ -450,6 +449,9 @@ export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter
   try {
     const indexed = await writeSearchIndex("public", published.length);
     reporter.info(`Search: ${indexed} Effects indexed into public/pagefind/`);
+    // Once public/ is whole: the search index's metadata file is named by its hash, and gets the
+    // long cache too. Throws when the file would not fit in what Cloudflare Pages reads.
+    await writeHostHeaders("public");
   } catch (error) {
     reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
     return;

@@ -18,12 +18,28 @@ export const REVALIDATE = "no-cache";
 export const IMMUTABLE_FOLDERS = ["/static/", "/pagefind/index/", "/pagefind/fragment/", "/pagefind/filter/"];
 
 /**
- * Webpack's content hash in a file name: `app-3855b1364636878916d1.js`, `styles.394ff6693c0233675c7b.css`;
- * and the search's metadata, `/pagefind/pagefind.en_13ab3ad0b2.pf_meta`.
+ * The content hash in a file's name, wherever the file is: webpack's (`app-3855b1364636878916d1.js`,
+ * `styles.394ff6693c0233675c7b.css`) and the search's metadata's
+ * (`/pagefind/pagefind.en_13ab3ad0b2.pf_meta`).
  */
-const HASHED_FILE = /[-.][0-9a-f]{16,}\.(?:js|css)$|^\/pagefind\/pagefind\.[\w-]+\.pf_meta$/;
+const HASH_IN_NAME = [
+  /(?<=[-.])[0-9a-f]{16,}(?=\.(?:js|css)$)/,
+  /(?<=^\/pagefind\/pagefind\.)[\w-]+(?=\.pf_meta$)/,
+];
 
 export const cacheControlFor = (urlPath: string): string =>
-  IMMUTABLE_FOLDERS.some((folder) => urlPath.startsWith(folder)) || HASHED_FILE.test(urlPath)
+  IMMUTABLE_FOLDERS.some((folder) => urlPath.startsWith(folder)) ||
+  HASH_IN_NAME.some((hash) => hash.test(urlPath))
     ? IMMUTABLE
     : REVALIDATE;
+
+/**
+ * A content-hashed file's path with a splat in the hash's place (`/app-*.js`,
+ * `/pagefind/pagefind.*.pf_meta`): the static hosts' pattern for that file whatever its content,
+ * so `_headers` needs one rule per kind of file, not per build of it. Null for a file without a
+ * hash in its name.
+ */
+export function hashedFilePattern(urlPath: string): string | null {
+  const hash = HASH_IN_NAME.find((each) => each.test(urlPath));
+  return hash ? urlPath.replace(hash, "*") : null;
+}
