@@ -1,20 +1,23 @@
 /**
  * `npm run config:docs`: writes `.env.example` and the configuration table in docs/operating.md
- * from the one registry of variables (supabase/functions/_shared/contract/variables.ts), and the
+ * from the one registry of variables (supabase/functions/_shared/contract/variables.ts), the
  * functions' table in docs/architecture.md and supabase/config.toml from the manifest
- * (supabase/functions/_shared/manifest.ts).
+ * (supabase/functions/_shared/manifest.ts), and the paths that start deploy-site.yml from what
+ * the build reads (scripts/site-build.ts).
  * The test beside it fails when any is out of step with its source, so they cannot drift.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Variable, VARIABLES } from "../supabase/functions/_shared/contract/variables.ts";
 import { FUNCTIONS } from "../supabase/functions/_shared/hosts.ts";
+import { BUILD_FILES, BUILD_FOLDERS } from "./site-build.ts";
 
 export const ROOT = path.resolve(__dirname, "..");
 export const ENV_EXAMPLE = path.join(ROOT, ".env.example");
 export const OPERATING_DOC = path.join(ROOT, "docs", "operating.md");
 export const ARCHITECTURE_DOC = path.join(ROOT, "docs", "architecture.md");
 export const SUPABASE_CONFIG = path.join(ROOT, "supabase", "config.toml");
+export const DEPLOY_SITE_WORKFLOW = path.join(ROOT, ".github", "workflows", "deploy-site.yml");
 // Prettier would realign the table and so change it; the block is left as written.
 const START =
   "<!-- prettier-ignore-start -->\n<!-- configuration:start (written by npm run config:docs from contract/variables.ts) -->";
@@ -85,12 +88,25 @@ export function configurationTable(): string {
   return out.join("\n").trimEnd();
 }
 
+/**
+ * `text` (the file `file`) with the lines between its `start` and `end` markers replaced by
+ * `lines`, indented as the start marker is; throws when the markers are missing.
+ */
+function withBlock(text: string, file: string, [start, end]: [string, string], lines: string[]): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${file} has no "${start}" ... "${end}" block`);
+  const indent = text.slice(text.lastIndexOf("\n", from) + 1, from);
+  return [
+    text.slice(0, from + start.length),
+    ...lines.map((line) => (line ? `${indent}${line}` : line)),
+    `${indent}${text.slice(to)}`,
+  ].join("\n");
+}
+
 /** The doc with its table replaced by the registry's; throws when the markers are missing. */
 export function withTable(doc: string, table: string): string {
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/operating.md has no "${START}" ... "${END}" block`);
-  return `${doc.slice(0, start + START.length)}\n\n${table}\n\n${doc.slice(end)}`;
+  return withBlock(doc, "docs/operating.md", [START, END], ["", ...table.split("\n"), ""]);
 }
 
 const FUNCTIONS_START = "<!-- functions:start (written by npm run config:docs from manifest.ts) -->";
@@ -116,11 +132,39 @@ export function functionsTable(): string {
 
 /** docs/architecture.md with its functions' table replaced by the manifest's. */
 export function withFunctionsTable(doc: string, table: string): string {
-  const start = doc.indexOf(FUNCTIONS_START);
-  const end = doc.indexOf(FUNCTIONS_END);
-  if (start < 0 || end < start)
-    throw new Error(`docs/architecture.md has no "${FUNCTIONS_START}" ... "${FUNCTIONS_END}" block`);
-  return `${doc.slice(0, start + FUNCTIONS_START.length)}\n\n${table}\n\n${doc.slice(end)}`;
+  return withBlock(
+    doc,
+    "docs/architecture.md",
+    [FUNCTIONS_START, FUNCTIONS_END],
+    ["", ...table.split("\n"), ""],
+  );
+}
+
+const PATHS_START =
+  "# deploy-paths:start (written by npm run config:docs from BUILD_FOLDERS and BUILD_FILES, scripts/site-build.ts)";
+const PATHS_END = "# deploy-paths:end";
+
+/**
+ * The changes on main that start deploy-site.yml: a file the build reads, package.json (the build
+ * command and the dependencies) or the workflow itself. Anything else waits for the morning's run.
+ */
+export function deployPaths(): string[] {
+  return [
+    ...BUILD_FOLDERS.map((folder) => `${folder}/**`),
+    ...BUILD_FILES,
+    "package.json",
+    `.github/workflows/${path.basename(DEPLOY_SITE_WORKFLOW)}`,
+  ];
+}
+
+/** deploy-site.yml with its push paths replaced by deployPaths(). */
+export function withDeployPaths(workflow: string): string {
+  return withBlock(
+    workflow,
+    ".github/workflows/deploy-site.yml",
+    [PATHS_START, PATHS_END],
+    deployPaths().map((entry) => `- "${entry}"`),
+  );
 }
 
 /** supabase/config.toml: one block per function the manifest declares, nothing else to keep in step. */
@@ -151,7 +195,8 @@ if (require.main === module) {
     ARCHITECTURE_DOC,
     withFunctionsTable(readFileSync(ARCHITECTURE_DOC, "utf8"), functionsTable()),
   );
+  writeFileSync(DEPLOY_SITE_WORKFLOW, withDeployPaths(readFileSync(DEPLOY_SITE_WORKFLOW, "utf8")));
   console.log(
-    `wrote ${path.relative(ROOT, ENV_EXAMPLE)}, ${path.relative(ROOT, SUPABASE_CONFIG)}, the table in ${path.relative(ROOT, OPERATING_DOC)} and the functions in ${path.relative(ROOT, ARCHITECTURE_DOC)}`,
+    `wrote ${path.relative(ROOT, ENV_EXAMPLE)}, ${path.relative(ROOT, SUPABASE_CONFIG)}, the table in ${path.relative(ROOT, OPERATING_DOC)}, the functions in ${path.relative(ROOT, ARCHITECTURE_DOC)} and the paths in ${path.relative(ROOT, DEPLOY_SITE_WORKFLOW)}`,
   );
 }

@@ -16,7 +16,11 @@ import {
   type PublicationRecord,
 } from "../src/effects/effects";
 
-/** What the build reads: the site's sources, and the modules gatsby-node.ts and gatsby-config.ts import from beside them. */
+/**
+ * What the build reads: the site's sources, and the modules gatsby-node.ts and gatsby-config.ts
+ * import from beside them. deploy-site.yml deploys on a push that changes one (`npm run config:docs`
+ * writes its `paths` from these and BUILD_FILES).
+ */
 export const BUILD_FOLDERS = [
   "src",
   "content",
@@ -25,8 +29,21 @@ export const BUILD_FOLDERS = [
   "site-headers",
   "supabase/functions/_shared",
 ];
-/** The project's files at its root that the build reads (Gatsby's, Tailwind's, PostCSS's, the lock). */
-export const BUILD_FILE = /^(gatsby-.*\.tsx?|tailwind\.config\.js|postcss\.config\.js|package-lock\.json)$/;
+/**
+ * The project's files at its root that the build reads (Gatsby's, Tailwind's, PostCSS's, the lock),
+ * as globs: the workflow's `paths` take them as written.
+ */
+export const BUILD_FILES = [
+  "gatsby-*.ts",
+  "gatsby-*.tsx",
+  "tailwind.config.js",
+  "postcss.config.js",
+  "package-lock.json",
+];
+/** A root file's name that BUILD_FILES names (a glob's `*` is any run of characters but `/`). */
+export const BUILD_FILE = new RegExp(
+  `^(?:${BUILD_FILES.map((glob) => glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")).join("|")})$`,
+);
 
 interface Newest {
   file: string;

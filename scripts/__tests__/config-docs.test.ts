@@ -1,7 +1,8 @@
 /**
  * The one configuration registry and everything made from it: `.env.example` and the table in
  * docs/operating.md are what the registry writes, no module reads the environment around it, and
- * no registered variable is read by nothing.
+ * no registered variable is read by nothing. And the other files `npm run config:docs` writes are
+ * in step with their sources (the manifest, what the build reads).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { VARIABLES } from "../../supabase/functions/_shared/contract/variables.t
 import {
   ARCHITECTURE_DOC,
   configurationTable,
+  DEPLOY_SITE_WORKFLOW,
   ENV_EXAMPLE,
   envExample,
   functionsTable,
@@ -17,6 +19,7 @@ import {
   ROOT,
   SUPABASE_CONFIG,
   supabaseConfig,
+  withDeployPaths,
   withFunctionsTable,
   withTable,
 } from "../config-docs.ts";
@@ -56,6 +59,12 @@ describe("the configuration registry", () => {
 
   it("writes supabase/config.toml from the manifest", () => {
     expect(readFileSync(SUPABASE_CONFIG, "utf8")).toBe(supabaseConfig());
+  });
+
+  it("writes the paths that start deploy-site.yml from what the build reads", () => {
+    const workflow = readFileSync(DEPLOY_SITE_WORKFLOW, "utf8");
+    expect(workflow).toBe(withDeployPaths(workflow));
+    expect(workflow).toContain('      - "site-headers/**"\n');
   });
 
   it("is the only way the product reads the environment", () => {

