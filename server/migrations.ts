@@ -1,11 +1,20 @@
 /**
  * Applies `supabase/migrations/*.sql` in name order, each in its own transaction, and records
- * what it applied in `schema_migrations`, so a restart applies only new files. The same files go
- * to Supabase with `supabase db push`, which keeps its own record.
+ * each where `supabase db push` records it (server/migration-record.ts), so a restart applies only
+ * new files, and a database either of them migrated is up to date for the other.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { sha256Hex, type SqlExecutor } from "../supabase/functions/_shared/hosts.ts";
+import type { SqlExecutor } from "../supabase/functions/_shared/hosts.ts";
+import {
+  appliedVersions,
+  CREATE_RECORD,
+  migrationFiles,
+  recordedStatements,
+  recordMigration,
+} from "./migration-record.ts";
+import { adoptOldMigrationRecord } from "./old-migration-record.ts";
+import { sameScript, splitStatements } from "./sql-statements.ts";
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, "../supabase/migrations");
 
@@ -18,53 +27,39 @@ export interface MigrationReport {
   changed: string[];
 }
 
-const migrationFiles = (dir: string) =>
-  readdirSync(dir)
-    .filter((name) => name.endsWith(".sql"))
-    .sort();
-
 /**
  * The migrations `db` has not had, in name order, without changing anything: for commands that
  * only read (`subscribers stats`, `export`, `effect status`), which must not alter a production
  * database's schema.
  */
 export async function pendingMigrations(db: SqlExecutor, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const [table] = await db.query<{ present: boolean }>(
-    `select to_regclass('schema_migrations') is not null as present`,
-  );
-  const applied = table?.present
-    ? new Set((await db.query<{ name: string }>(`select name from schema_migrations`)).map((row) => row.name))
-    : new Set<string>();
-  return migrationFiles(dir).filter((name) => !applied.has(name));
+  const applied = await appliedVersions(db);
+  return migrationFiles(dir)
+    .filter(({ version }) => !applied.has(version))
+    .map(({ file }) => file);
 }
 
 export async function migrate(db: SqlExecutor, dir = MIGRATIONS_DIR): Promise<MigrationReport> {
-  await db.exec(`
-    create table if not exists schema_migrations (
-      name text primary key,
-      checksum text not null,
-      applied_at timestamptz not null default now()
-    );
-    alter table schema_migrations enable row level security;
-  `);
   const files = migrationFiles(dir);
+  await db.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock($1)`, [MIGRATION_LOCK]);
+    await tx.exec(CREATE_RECORD);
+    await adoptOldMigrationRecord(tx, dir);
+  });
   const report: MigrationReport = { applied: [], changed: [] };
-  for (const name of files) {
-    const script = readFileSync(path.join(dir, name), "utf8");
-    const checksum = await sha256Hex(script);
+  for (const file of files) {
+    const script = readFileSync(path.join(dir, file.file), "utf8");
     await db.transaction(async (tx) => {
       await tx.query(`select pg_advisory_xact_lock($1)`, [MIGRATION_LOCK]);
-      const [done] = await tx.query<{ checksum: string }>(
-        `select checksum from schema_migrations where name = $1`,
-        [name],
-      );
-      if (done) {
-        if (done.checksum !== checksum) report.changed.push(name);
+      const recorded = await recordedStatements(tx, file.version);
+      if (recorded !== undefined) {
+        // A record without statements (an older CLI's) has nothing to compare.
+        if (recorded && !sameScript(recorded, script)) report.changed.push(file.file);
         return;
       }
       await tx.exec(script);
-      await tx.query(`insert into schema_migrations (name, checksum) values ($1, $2)`, [name, checksum]);
-      report.applied.push(name);
+      await recordMigration(tx, file, splitStatements(script));
+      report.applied.push(file.file);
     });
   }
   return report;

@@ -68,6 +68,20 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
+/** Supabase's hosts: the database's own (db.REF.supabase.co) and its pooler's (….pooler.supabase.com). */
+const onSupabase = (url: string) => /\.supabase\.(co|com)$/.test(new URL(url).hostname);
+
+/** Which files a read-only command found missing, and what applies them to that database. */
+export function pendingMigrationsMessage(url: string, pending: string[]): string {
+  const apply = onSupabase(url)
+    ? "apply them with `npx supabase db push` (the project linked, or `--db-url` with this DATABASE_URL)"
+    : "start the local stack on it once (`npm start` with this DATABASE_URL), which applies them";
+  return (
+    `${describeDatabaseUrl(url)} lacks the migrations ${pending.join(", ")}. ` +
+    `This command only reads and changes no schema: ${apply}, then run it again.`
+  );
+}
+
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   keepDataPrivate(options.dataDir);
   if (options.databaseUrl) {
@@ -76,11 +90,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     try {
       if (options.readOnly) {
         const pending = await pendingMigrations(db);
-        if (pending.length > 0)
-          throw new Error(
-            `${description} lacks the migrations ${pending.join(", ")}; this command only reads and changes no schema: ` +
-              "apply them first (start the local stack, or `supabase db push`).",
-          );
+        if (pending.length > 0) throw new Error(pendingMigrationsMessage(options.databaseUrl, pending));
         return {
           db,
           description,

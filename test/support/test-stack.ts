@@ -34,12 +34,15 @@ import { ROOT } from "./stack.ts";
 
 /**
  * A migrated, empty PGlite folder, made once per schema version and copied for each stack:
- * creating a PGlite database takes seconds, copying one a few milliseconds.
+ * creating a PGlite database takes seconds, copying one a few milliseconds. The version includes
+ * the runner's modules, which decide how the folder records its migrations.
  */
 async function pgliteTemplate(): Promise<string> {
   const hash = createHash("sha256");
   for (const name of readdirSync(MIGRATIONS_DIR).sort())
     hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
+  for (const runner of ["migrations.ts", "migration-record.ts", "sql-statements.ts"])
+    hash.update(readFileSync(path.join(ROOT, "server", runner)));
   const template = path.join(tmpdir(), `newsletter-pglite-template-${hash.digest("hex").slice(0, 16)}`);
   if (existsSync(template)) return template;
   const building = mkdtempSync(`${template}-building-`);
