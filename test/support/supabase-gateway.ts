@@ -1,22 +1,31 @@
 /**
- * A stand-in for Supabase's Edge Functions gateway, for what cannot run here: it serves the Deno
- * entries the way the hosted platform does, by its published rules
- * (https://supabase.com/docs/guides/functions/limits, .../functions/auth), so a test fails where
- * the platform would.
+ * A stand-in for Supabase's Edge Functions gateway and the runtime's supervisor, for what cannot
+ * run here: it serves workers the way the hosted platform does, by its published rules
+ * (https://supabase.com/docs/guides/functions/limits, .../functions/auth) and by what the runtime's
+ * source does (supabase/edge-runtime at b1edf453: crates/base/src/worker/supervisor/
+ * strategy_per_worker.rs, its limits in .cargo/config.toml), so a test fails where the platform
+ * would.
  *
  * - `verify_jwt`, per function, from `supabase/config.toml`: on, a request without a valid
  *   `Authorization: Bearer <JWT>` (HS256, the project's secret) is answered 401 before the worker.
  * - A GET answered with `text/html` reaches the browser as `text/plain` (without a custom domain).
- * - A worker that uses more than 2 s of CPU (`cpuMs`) or 256 MB (`memoryMb`) while a request is in
- *   flight is stopped, and the request gets 546 `WORKER_LIMIT`; so does one past the wall-clock
- *   limit (150 s on the free plan). The next request starts a new worker, as the platform boots one.
+ * - CPU is the worker's, across every request it serves and the work it does after them, from its
+ *   boot: the CPU time of its JavaScript thread (the runtime times the isolate's thread,
+ *   CLOCK_THREAD_CPUTIME_ID; the pid a worker reports must be the runtime's own process). Past the
+ *   soft limit (1 s) or half its wall clock the worker retires: it takes no new request (the next
+ *   one boots a new worker) and is dropped once idle, after `beforeunload` with "early_drop". Past
+ *   the hard limit (2 s of CPU), 256 MB or its whole wall clock (150 s on the free plan) it is
+ *   stopped at once, and each request in flight gets 546 `WORKER_LIMIT`.
+ * - `beforeunloadCpuPct`: the runtime's `--dispatch-beforeunload-cpu-ratio`, unset by default as
+ *   there (and not documented for the hosted platform): at that share of the hard limit the worker
+ *   gets `beforeunload` with "cpu".
  *
- * CPU and memory are read from /proc for the worker's whole process group, every few milliseconds
- * while requests are in flight; with several requests in flight at once, each is charged what the
- * worker used since it began, which is stricter than the platform (Linux only, like this machine).
+ * A worker that is the runtime twin (deno/edge-runtime-twin.ts) is told of `beforeunload` and of
+ * its retirement through the twin's control paths; another worker (a plain test server) is just
+ * stopped once its requests are done.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -25,19 +34,32 @@ import { ROOT } from "./stack.ts";
 export interface GatewayWorker {
   /** Where the worker listens: its origin, serving `/functions/v1/<name>/...` as the gateway forwards it. */
   url: string;
-  /** Its process group, for CPU and memory. */
+  /** The runtime's process (its main thread runs the JavaScript), for CPU and memory. */
   pid: number;
   stop(): Promise<void>;
 }
 
 export interface GatewayLimits {
-  cpuMs: number;
+  /** CPU (ms) after which the worker retires. */
+  cpuSoftMs: number;
+  /** CPU (ms) after which the worker is stopped. */
+  cpuHardMs: number;
   memoryMb: number;
+  /** A worker's life; it retires at half. */
   wallMs: number;
 }
 
-/** The free plan's limits (paid plans: 400 s of wall clock). */
-export const SUPABASE_LIMITS: GatewayLimits = { cpuMs: 2_000, memoryMb: 256, wallMs: 150_000 };
+/**
+ * The hosted platform's limits: the runtime's own (edge-runtime's .cargo/config.toml:
+ * SUPABASE_RESOURCE_LIMIT_CPU_SOFT_MS 1000, _HARD_MS 2000, _MEM_MB 256) and the free plan's wall
+ * clock (paid plans: 400 s).
+ */
+export const SUPABASE_LIMITS: GatewayLimits = {
+  cpuSoftMs: 1_000,
+  cpuHardMs: 2_000,
+  memoryMb: 256,
+  wallMs: 150_000,
+};
 
 export interface GatewayOptions {
   /** Starts the worker that serves `name` (called again after a stop). */
@@ -45,6 +67,8 @@ export interface GatewayOptions {
   /** Which function a worker serves: one worker per function, or one for all (the tests' host). */
   workerFor?(name: string): string;
   limits?: Partial<GatewayLimits>;
+  /** Share of `cpuHardMs` (percent) at which a worker gets `beforeunload` "cpu"; unset: never. */
+  beforeunloadCpuPct?: number;
   /** `supabase/config.toml`, for `verify_jwt`. */
   configToml?: string;
   jwtSecret?: string;
@@ -58,12 +82,24 @@ export interface StoppedWorker {
   memoryMb: number;
 }
 
+export interface RetiredWorker {
+  name: string;
+  reason: "cpu" | "wall";
+  /** The worker's CPU when it retired, and when it was dropped. */
+  cpuMs: number;
+  droppedAtCpuMs?: number;
+}
+
 export interface SupabaseGateway {
   url: string;
   /** Workers the gateway stopped, and why. */
   stopped: StoppedWorker[];
-  /** The most CPU any one request was charged, per function, in ms. */
+  /** Workers that retired (soft limit, half their wall clock), and their CPU then and at the end. */
+  retired: RetiredWorker[];
+  /** The most CPU any one request was charged (the worker's CPU during it), per function, in ms. */
   cpuByFunction: Map<string, number>;
+  /** The most CPU any worker serving the function reached in its life, in ms. */
+  workerCpuByFunction: Map<string, number>;
   /** Kills the worker serving `name` with SIGKILL, mid-request or not, as a crash of the platform would. */
   kill(name: string): Promise<void>;
   stop(): Promise<void>;
@@ -104,27 +140,48 @@ function validJwt(authorization: string | undefined, secret: string): boolean {
 const TICKS_PER_SECOND = 100;
 const PAGE_KB = 4;
 
-/** CPU (ms) and resident memory (MB) of every process in the group `pgid`. */
-export function groupUsage(pgid: number): { cpuMs: number; memoryMb: number } {
-  let ticks = 0;
-  let pages = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Fields after the command's closing parenthesis: state ppid pgrp ... utime(14) stime(15) ... rss(24).
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-      pages += Number(fields[21]);
-    } catch {
-      // Gone meanwhile.
-    }
+/**
+ * The CPU (ms) of process `pid`'s main thread, where its runtime runs the JavaScript, and the
+ * process's resident memory (MB); null once it is gone.
+ */
+export function workerUsage(pid: number): { cpuMs: number; memoryMb: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    // Fields after the command's closing parenthesis: state ppid ... utime(14) stime(15) ...
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
+    if (fields[0] === "Z") return null;
+    return {
+      cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND,
+      memoryMb: (pages * PAGE_KB) / 1024,
+    };
+  } catch {
+    return null;
   }
-  return { cpuMs: (ticks * 1000) / TICKS_PER_SECOND, memoryMb: (pages * PAGE_KB) / 1024 };
 }
 
 const POLL_MS = 10;
+
+/** A worker as the supervisor sees it. */
+interface Supervised {
+  name: string;
+  worker: GatewayWorker;
+  bornAt: number;
+  cpuMs: number;
+  memoryMb: number;
+  /** Each request in flight, aborted (546) when the worker is stopped under it. */
+  inFlight: Set<AbortController>;
+  retired: RetiredWorker | null;
+  /** Why it was stopped, once it is. */
+  stop: StoppedWorker | null;
+  /** It is not the runtime twin: the gateway stops it itself once its requests are done. */
+  plain: boolean;
+  beforeunloadSent: boolean;
+  watch: ReturnType<typeof setInterval>;
+  /** Resolves once its process is gone; `ended` says so. */
+  gone: Promise<void>;
+  ended(): void;
+}
 
 export async function startSupabaseGateway(options: GatewayOptions): Promise<SupabaseGateway> {
   const limits = { ...SUPABASE_LIMITS, ...options.limits };
@@ -132,16 +189,117 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
     readFileSync(options.configToml ?? path.join(ROOT, "supabase", "config.toml"), "utf8"),
   );
   const workerFor = options.workerFor ?? ((name: string) => name);
-  const workers = new Map<string, Promise<GatewayWorker>>();
+  /** The worker that takes new requests, per key; a retired one is no longer here. */
+  const serving = new Map<string, Promise<Supervised>>();
+  const everyWorker = new Set<Supervised>();
   const stopped: StoppedWorker[] = [];
+  const retired: RetiredWorker[] = [];
   const cpuByFunction = new Map<string, number>();
+  const workerCpuByFunction = new Map<string, number>();
+  const peak = (map: Map<string, number>, name: string, value: number) =>
+    map.set(name, Math.max(map.get(name) ?? 0, value));
 
-  const workerOf = (key: string) => {
-    let worker = workers.get(key);
+  const control = (supervised: Supervised, what: string) =>
+    fetch(`${supervised.worker.url}/_edge-runtime/${what}`, { method: "POST" }).then(
+      (answer) => answer.status,
+      () => 0,
+    );
+
+  function retire(supervised: Supervised, key: string, reason: RetiredWorker["reason"]): void {
+    if (supervised.retired || supervised.stop) return;
+    supervised.retired = { name: supervised.name, reason, cpuMs: supervised.cpuMs };
+    retired.push(supervised.retired);
+    void serving.get(key)?.then((current) => {
+      if (current === supervised) serving.delete(key);
+    });
+    void control(supervised, "retire").then((status) => {
+      supervised.plain = status !== 204;
+      dropIfPlainAndIdle(supervised);
+    });
+  }
+
+  function dropIfPlainAndIdle(supervised: Supervised): void {
+    if (supervised.plain && supervised.retired && supervised.inFlight.size === 0)
+      void supervised.worker.stop();
+  }
+
+  function halt(supervised: Supervised, reason: StoppedWorker["reason"]): void {
+    if (supervised.stop) return;
+    supervised.stop = {
+      name: supervised.name,
+      reason,
+      cpuMs: supervised.cpuMs,
+      memoryMb: supervised.memoryMb,
+    };
+    stopped.push(supervised.stop);
+    try {
+      process.kill(-supervised.worker.pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+    for (const request of supervised.inFlight) request.abort();
+  }
+
+  async function boot(name: string, key: string): Promise<Supervised> {
+    const worker = await options.startWorker(key);
+    let ended: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => (ended = resolve));
+    const supervised: Supervised = {
+      name,
+      worker,
+      bornAt: Date.now(),
+      cpuMs: 0,
+      memoryMb: 0,
+      inFlight: new Set(),
+      retired: null,
+      stop: null,
+      plain: false,
+      beforeunloadSent: false,
+      watch: setInterval(() => check(supervised, key), POLL_MS),
+      gone,
+      ended: () => ended(),
+    };
+    everyWorker.add(supervised);
+    void supervised.gone.then(() => {
+      clearInterval(supervised.watch);
+      everyWorker.delete(supervised);
+      if (supervised.retired) supervised.retired.droppedAtCpuMs = supervised.cpuMs;
+      void serving.get(key)?.then((current) => {
+        if (current === supervised) serving.delete(key);
+      });
+      void worker.stop();
+    });
+    return supervised;
+  }
+
+  function check(supervised: Supervised, key: string): void {
+    const usage = workerUsage(supervised.worker.pid);
+    if (!usage) return supervised.ended();
+    supervised.cpuMs = usage.cpuMs;
+    supervised.memoryMb = usage.memoryMb;
+    peak(workerCpuByFunction, supervised.name, usage.cpuMs);
+    const age = Date.now() - supervised.bornAt;
+    if (usage.cpuMs >= limits.cpuHardMs) return halt(supervised, "cpu");
+    if (usage.memoryMb > limits.memoryMb) return halt(supervised, "memory");
+    if (age >= limits.wallMs) return halt(supervised, "wall");
+    if (
+      options.beforeunloadCpuPct !== undefined &&
+      !supervised.beforeunloadSent &&
+      usage.cpuMs >= (limits.cpuHardMs * options.beforeunloadCpuPct) / 100
+    ) {
+      supervised.beforeunloadSent = true;
+      void control(supervised, "beforeunload?reason=cpu");
+    }
+    if (usage.cpuMs >= limits.cpuSoftMs) retire(supervised, key, "cpu");
+    else if (age >= limits.wallMs / 2) retire(supervised, key, "wall");
+  }
+
+  const workerOf = (name: string, key: string) => {
+    let worker = serving.get(key);
     if (!worker) {
-      worker = options.startWorker(key);
-      workers.set(key, worker);
-      worker.catch(() => workers.delete(key));
+      worker = boot(name, key);
+      serving.set(key, worker);
+      worker.catch(() => serving.delete(key));
     }
     return worker;
   };
@@ -160,43 +318,23 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
       response.end(JSON.stringify({ code: 401, message: "Missing authorization header" }));
       return;
     }
-    const key = workerFor(name);
-    const worker = await workerOf(key);
     const body = await new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", () => resolve(Buffer.concat(chunks)));
       request.on("error", reject);
     });
-
-    const started = Date.now();
-    const before = groupUsage(worker.pid);
+    const supervised = await workerOf(name, workerFor(name));
     const abort = new AbortController();
-    let breach: StoppedWorker | null = null;
-    const watch = setInterval(() => {
-      const now = groupUsage(worker.pid);
-      const cpuMs = now.cpuMs - before.cpuMs;
-      cpuByFunction.set(name, Math.max(cpuByFunction.get(name) ?? 0, cpuMs));
-      const reason =
-        cpuMs > limits.cpuMs
-          ? "cpu"
-          : now.memoryMb > limits.memoryMb
-            ? "memory"
-            : Date.now() - started > limits.wallMs
-              ? "wall"
-              : null;
-      if (reason && !breach) {
-        breach = { name, reason, cpuMs, memoryMb: now.memoryMb };
-        abort.abort();
-      }
-    }, POLL_MS);
-
+    supervised.inFlight.add(abort);
+    // Read now: the last poll may be older than the worker's boot.
+    const before = workerUsage(supervised.worker.pid)?.cpuMs ?? supervised.cpuMs;
     try {
       const headers = new Headers();
       for (const [header, value] of Object.entries(request.headers))
         if (value !== undefined && !["host", "connection"].includes(header))
           headers.set(header, Array.isArray(value) ? value.join(", ") : value);
-      const answer = await fetch(`${worker.url}${url.pathname}${url.search}`, {
+      const answer = await fetch(`${supervised.worker.url}${url.pathname}${url.search}`, {
         method: request.method,
         headers,
         body: ["GET", "HEAD"].includes(request.method ?? "GET") ? undefined : new Uint8Array(body),
@@ -216,23 +354,19 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
       response.writeHead(answer.status, out);
       response.end(payload);
     } catch (error) {
-      if (!breach) throw error;
+      if (!supervised.stop) throw error;
     } finally {
-      clearInterval(watch);
-      const charged = groupUsage(worker.pid).cpuMs - before.cpuMs;
-      cpuByFunction.set(name, Math.max(cpuByFunction.get(name) ?? 0, charged));
+      supervised.inFlight.delete(abort);
+      const usage = workerUsage(supervised.worker.pid);
+      peak(cpuByFunction, name, (usage?.cpuMs ?? supervised.cpuMs) - before);
+      dropIfPlainAndIdle(supervised);
     }
-    const limit = breach as StoppedWorker | null;
-    if (limit) {
-      stopped.push(limit);
-      workers.delete(key);
-      await worker.stop();
-      if (!response.headersSent) {
-        response.writeHead(546, { "Content-Type": "application/json" });
-        response.end(
-          JSON.stringify({ code: "WORKER_LIMIT", message: `Function exceeded its ${limit.reason} limit` }),
-        );
-      }
+    const limit = supervised.stop as StoppedWorker | null;
+    if (limit && !response.headersSent) {
+      response.writeHead(546, { "Content-Type": "application/json" });
+      response.end(
+        JSON.stringify({ code: "WORKER_LIMIT", message: `Function exceeded its ${limit.reason} limit` }),
+      );
     }
   }
 
@@ -247,30 +381,27 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
   return {
     url: `http://127.0.0.1:${port}`,
     stopped,
+    retired,
     cpuByFunction,
+    workerCpuByFunction,
     async kill(name) {
-      const key = workerFor(name);
-      const worker = await workers.get(key);
-      if (!worker) return;
-      workers.delete(key);
-      const usage = groupUsage(worker.pid);
-      stopped.push({ name, reason: "killed", cpuMs: usage.cpuMs, memoryMb: usage.memoryMb });
-      try {
-        process.kill(-worker.pid, "SIGKILL");
-      } catch {
-        // Gone already.
-      }
-      await worker.stop();
+      const current = await serving.get(workerFor(name))?.catch(() => undefined);
+      if (!current) return;
+      halt(current, "killed");
+      await current.gone;
     },
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([...serving.values()]);
+      serving.clear();
       await Promise.all(
-        [...workers.values()].map((worker) =>
-          worker.then((started) => started.stop()).catch(() => undefined),
-        ),
+        [...everyWorker].map(async (supervised) => {
+          clearInterval(supervised.watch);
+          await supervised.worker.stop();
+        }),
       );
-      workers.clear();
+      everyWorker.clear();
     },
   };
 }

@@ -28,7 +28,8 @@ import { createBackend } from "../../supabase/functions/_shared/backend.ts";
 import { readVariable } from "../../supabase/functions/_shared/contract/variables.ts";
 import { contentIdentity } from "./effect-fixtures.ts";
 import { freePort } from "./free-port.ts";
-import { type SupabaseGateway, startSupabaseGateway } from "./supabase-gateway.ts";
+import { type GatewayOptions, type SupabaseGateway, startSupabaseGateway } from "./supabase-gateway.ts";
+import { DENO_ENV, type DenoRuntime, denoExecutable } from "./deno/runtimes.ts";
 import { startProcess } from "./process.ts";
 import { ROOT } from "./stack.ts";
 
@@ -137,7 +138,7 @@ export async function startTestStack(
   contentDir?: string,
 ): Promise<TestStack> {
   if (backend === "Deno") return startDenoTestStack(env, postgresServerUrl, false);
-  if (backend === "Deno behind Supabase's gateway") return startDenoTestStack(env, postgresServerUrl, true);
+  if (backend === "Deno behind Supabase's gateway") return startDenoTestStack(env, postgresServerUrl, {});
   let database: TestDatabase | undefined;
   if (backend === "PostgreSQL") {
     if (!postgresServerUrl) throw new Error("No PostgreSQL server for this test");
@@ -207,8 +208,27 @@ export async function startTestStack(
   return stack;
 }
 
-const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
 const FUNCTIONS = path.join(ROOT, "supabase", "functions");
+const TEST_HOST = path.join(__dirname, "deno", "functions-host.ts");
+
+/**
+ * How the tests' Deno host is started: on current Deno by itself, or (behind the gateway, as on
+ * Supabase) on the Deno the Edge Runtime embeds, inside the runtime twin.
+ */
+export function denoHostCommand(
+  runtime: DenoRuntime,
+  entry = TEST_HOST,
+): { command: string; args: string[] } {
+  const permissions = ["--allow-net", "--allow-env", "--allow-read", "--allow-write", "--allow-sys"];
+  const config = ["--config", path.join(FUNCTIONS, "deno.json")];
+  return {
+    command: denoExecutable(runtime),
+    args:
+      runtime === "edge"
+        ? ["run", ...permissions, ...config, path.join(__dirname, "deno", "edge-runtime-twin.ts"), entry]
+        : ["run", ...permissions, ...config, entry],
+  };
+}
 
 /**
  * The functions served by Deno (test/support/deno/functions-host.ts: the core's app, as on
@@ -216,10 +236,25 @@ const FUNCTIONS = path.join(ROOT, "supabase", "functions");
  * restart as the local stack's. What the host itself does not expose (the operator's counts and
  * the purge) runs from here on the same database.
  */
+/**
+ * The tests' Deno host in the runtime twin behind the stand-in for Supabase's gateway, with the
+ * gateway's options (its limits, `beforeunloadCpuPct`) where a benchmark or test sets them.
+ */
+export function startGatewayTestStack(
+  env: Record<string, string>,
+  postgresServerUrl: string | undefined,
+  gatewayOptions: GatewayStackOptions = {},
+): Promise<TestStack> {
+  return startDenoTestStack(env, postgresServerUrl, gatewayOptions);
+}
+
+type GatewayStackOptions = Pick<GatewayOptions, "limits" | "beforeunloadCpuPct">;
+
+/** `behindGateway`: false for plain current Deno, else the gateway's options. */
 async function startDenoTestStack(
   env: Record<string, string>,
   postgresServerUrl: string | undefined,
-  behindGateway: boolean,
+  behindGateway: false | GatewayStackOptions,
 ): Promise<TestStack> {
   if (!postgresServerUrl) throw new Error("No PostgreSQL server for this test");
   const database = await createTestDatabase(postgresServerUrl);
@@ -258,46 +293,33 @@ async function startDenoTestStack(
   let host: Awaited<ReturnType<typeof startProcess>> | undefined;
   let earlier = "";
   const start = async () => {
-    host = await startProcess(
-      DENO,
-      [
-        "run",
-        "--allow-net",
-        "--allow-env",
-        "--allow-read",
-        "--allow-write",
-        "--allow-sys",
-        "--config",
-        path.join(FUNCTIONS, "deno.json"),
-        path.join(__dirname, "deno", "functions-host.ts"),
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DENO_NO_PACKAGE_JSON: "1",
-          NO_COLOR: "1",
-          DATABASE_URL: database.url,
-          SMTP_URL: "",
-          SITE_URL: url,
-          FUNCTION_PORT: String(port),
-          CLOCK_FILE: clockFile,
-          OUTBOX_DIR: path.join(dataDir, "outbox"),
-          SENDER_IDENTITY: JSON.stringify(identity),
-          RATE_LIMIT_PER_MINUTE: "100000",
-          CONFIRMATION_MAILS_PER_CLIENT_PER_DAY: "100000",
-          MAIL_RETRY_BASE_SECONDS: "0.2",
-          MAIL_RETRY_MAX_SECONDS: "1",
-          ...env,
-        },
-        ready: /Listening on/,
-        timeoutMs: 120_000,
+    const { command, args } = denoHostCommand(behindGateway ? "edge" : "current");
+    host = await startProcess(command, args, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...DENO_ENV,
+        DATABASE_URL: database.url,
+        SMTP_URL: "",
+        SITE_URL: url,
+        FUNCTION_PORT: String(port),
+        CLOCK_FILE: clockFile,
+        OUTBOX_DIR: path.join(dataDir, "outbox"),
+        SENDER_IDENTITY: JSON.stringify(identity),
+        RATE_LIMIT_PER_MINUTE: "100000",
+        CONFIRMATION_MAILS_PER_CLIENT_PER_DAY: "100000",
+        MAIL_RETRY_BASE_SECONDS: "0.2",
+        MAIL_RETRY_MAX_SECONDS: "1",
+        ...env,
       },
-    );
+      ready: /Listening on/,
+      timeoutMs: 120_000,
+    });
   };
   let gateway: SupabaseGateway | undefined;
   const startGateway = async () => {
     gateway = await startSupabaseGateway({
+      ...(behindGateway || {}),
       port: gatewayPort,
       // The tests' host serves every function from one worker.
       workerFor: () => "functions-host",

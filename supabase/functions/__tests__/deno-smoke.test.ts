@@ -15,6 +15,7 @@ import { migrate } from "../../../server/migrations.ts";
 import { createTestDatabase, testPostgresUrl } from "../../../test/support/databases.ts";
 import { freePort } from "../../../test/support/free-port.ts";
 import { startProcess } from "../../../test/support/process.ts";
+import { DENO_ENV, denoExecutable } from "../../../test/support/deno/runtimes.ts";
 import { createSmtpCapture } from "../../../test/support/smtp-capture.ts";
 import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../test/support/effect-fixtures.ts";
 import { dayIn } from "../_shared/contract/calendar-day.ts";
@@ -32,21 +33,22 @@ import {
 jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, "../../..");
-const DENO = path.join(ROOT, "node_modules/.bin/deno");
+const DENO = denoExecutable("current");
 const FUNCTIONS = path.join(ROOT, "supabase/functions");
 /** Each function's entry, as the manifest names them. */
 const entry = (name: FunctionName) => path.join(FUNCTIONS, name, "index.ts");
 const ENTRIES = FUNCTIONS_MANIFEST.map(({ name }) => entry(name));
 /** The contract suite's Deno host (test/support/test-stack.ts), checked with the entries. */
 const TEST_HOST = path.join(ROOT, "test", "support", "deno", "functions-host.ts");
-// Without this Deno would adopt the repository's package.json and node_modules, which Supabase does not have.
-const denoEnv = { ...process.env, DENO_NO_PACKAGE_JSON: "1", NO_COLOR: "1" };
+/** The runtime twin the tests' host runs in behind the gateway (test/support/deno/edge-runtime-twin.ts). */
+const TWIN = path.join(ROOT, "test", "support", "deno", "edge-runtime-twin.ts");
+const denoEnv = { ...process.env, ...DENO_ENV };
 
 describe("the functions under Deno", () => {
   it("type-check with deno check", async () => {
     const { stderr } = await promisify(execFile)(
       DENO,
-      ["check", "--config", path.join(FUNCTIONS, "deno.json"), ...ENTRIES, TEST_HOST],
+      ["check", "--config", path.join(FUNCTIONS, "deno.json"), ...ENTRIES, TEST_HOST, TWIN],
       {
         cwd: ROOT,
         env: denoEnv,

@@ -1,9 +1,9 @@
 /**
- * The stand-in for Supabase's gateway keeps the platform's published rules, so a test run through
- * it fails where the platform would: HTML from a GET arrives as plain text, a worker past 2 s of
- * CPU or 256 MB is stopped with 546 and the next request boots a new one, and `verify_jwt` from
- * config.toml turns away a call without a valid token. The workers here are small Node servers
- * that do each thing on purpose.
+ * The stand-in for Supabase's gateway keeps the platform's rules, so a test run through it fails
+ * where the platform would: HTML from a GET arrives as plain text; a worker's CPU counts across
+ * its requests, past 1 s it retires (the next request boots a new worker, nothing fails) and past
+ * 2 s or 256 MB it is stopped with 546; `verify_jwt` from config.toml turns away a call without a
+ * valid token. The workers here are small Node servers that do each thing on purpose.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,15 +28,17 @@ http.createServer((request, response) => {
     return response.end("<!doctype html><p>Signed in</p>");
   }
   if (path.endsWith("/burn")) {
-    // 4 s of CPU, not of the clock: on a busy machine 4 s of wall time may be less than 2 s of CPU.
+    // ?ms= of CPU, not of the clock: on a busy machine wall time says little about CPU.
+    const wanted = Number(new URL(request.url, "http://x").searchParams.get("ms") ?? 4000);
     const start = process.cpuUsage();
     const cpuMs = () => {
       const used = process.cpuUsage(start);
       return (used.user + used.system) / 1000;
     };
     const giveUp = Date.now() + 25_000;
-    while (cpuMs() < 4000 && Date.now() < giveUp) Math.sqrt(Math.random());
-    return response.end("burnt");
+    while (cpuMs() < wanted && Date.now() < giveUp) Math.sqrt(Math.random());
+    response.writeHead(200, { "Content-Type": "application/json" });
+    return response.end(JSON.stringify({ pid: process.pid }));
   }
   if (path.endsWith("/eat")) {
     for (let i = 0; i < 40; i++) hold.push(Buffer.alloc(10 * 1024 * 1024, 1));
@@ -118,6 +120,21 @@ describe("the stand-in for Supabase's gateway", () => {
     expect((await get("open")).status).toBe(200);
     expect((await get("missing")).status).toBe(404);
   });
+
+  it("counts a worker's CPU across its requests: past 1 s it takes no new request, and nothing fails", async () => {
+    const pids: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const answer = await get("open", "/burn?ms=400");
+      expect(answer.status).toBe(200);
+      pids.push(((await answer.json()) as { pid: number }).pid);
+    }
+    // 400 ms each: the third request takes the worker past 1 s, so the fourth goes to a new one.
+    expect(pids[1]).toBe(pids[0]);
+    expect(pids[2]).toBe(pids[0]);
+    expect(pids[3]).not.toBe(pids[0]);
+    expect(gateway.retired.at(-1)).toMatchObject({ name: "open", reason: "cpu" });
+    expect(gateway.stopped).toEqual([]);
+  }, 30_000);
 
   it("stops a worker past 2 s of CPU with 546, and boots a new one for the next request", async () => {
     const first = (await (await get("open")).json()) as { pid: number };
