@@ -14,7 +14,7 @@ select vault.create_secret('https://YOUR-PROJECT-REF.supabase.co', 'project_url'
 -- Each minute: one POST; the function decides whether the day's Effect is due and sends a batch.
 select cron.schedule(
   'send-effect',
-  '* * * * *',
+  '15 seconds',
   $$
   select net.http_post(
     url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url')

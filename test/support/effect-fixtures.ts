@@ -55,6 +55,20 @@ export function fixtureEdition(
   };
 }
 
+/**
+ * `fixtureEdition` grown to a built Effect's size (about 5 KiB of HTML and half a KiB of text,
+ * as content/effects' mail.json files are), in paragraphs like the Effects' own: what the send
+ * benchmarks mail, so a mail costs what a real one does.
+ */
+export function realSizedEdition(date: string, siteUrl: string, kib = 5.5): MailEdition {
+  const edition = fixtureEdition(date, siteUrl);
+  const paragraph =
+    "<p>Show up for the people who count on you, today and tomorrow, in the small things first.</p>\n";
+  const missing = kib * 1024 - edition.html.length - edition.text.length;
+  const fill = paragraph.repeat(Math.max(0, Math.ceil(missing / paragraph.length)));
+  return { ...edition, html: edition.html.replace("</body>", `${fill}</body>`) };
+}
+
 /** Writes `publicDir/effects/DATE/mail.json` as the site build publishes it. */
 export function publishEdition(publicDir: string, edition: MailEdition): string {
   const dir = path.join(publicDir, "effects", edition.date);

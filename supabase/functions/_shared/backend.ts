@@ -17,6 +17,7 @@ import { createCmsAuth } from "./cms-auth/cms-auth.ts";
 import { cmsAuthRoutes } from "./cms-auth/routes.ts";
 import { type Config, configWarnings, parseConfig, supabaseProjectUrl } from "./config.ts";
 import { ConfigError, type Env, readVariable } from "./contract/variables.ts";
+import { type CpuClock, WORKER_CPU_CEILING_MS } from "./cpu-clock.ts";
 import type { SqlExecutor } from "./db/sql-executor.ts";
 import { createEffectSending, type EffectSending } from "./effect-sending/effect-sending.ts";
 import type { PublishedSite } from "./effect-sending/edition-source.ts";
@@ -31,7 +32,7 @@ import { createQueueDelivery } from "./mail/queue-delivery.ts";
 import { createMailer } from "./mail/create-mailer.ts";
 import { createDatabasePace } from "./mail/shared-pace.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
-import type { Mailer } from "./mail/mailer.ts";
+import { type Mailer, meteredMailer } from "./mail/mailer.ts";
 import { FEATURES, type FeatureName, hostedRequirements } from "./manifest.ts";
 import { createAdminQueries } from "./subscriptions/admin-queries.ts";
 import { createRateLimit } from "./subscriptions/rate-limit.ts";
@@ -56,8 +57,13 @@ export interface BackendHost {
   now?: () => Date;
   /** What `mail-events/ses` fetches SNS's certificates with (tests serve their own). */
   fetch?: Fetch;
-  /** CPU this process has used, in ms (`send-effect` stops within its CPU budget). */
-  cpuTime?: () => number;
+  /**
+   * The worker's CPU, where the platform stops a worker at a CPU limit (Supabase): `send-effect`
+   * and the mail queue claim no more work once it passes `SEND_EFFECT_CPU_MS`.
+   */
+  cpu?: CpuClock;
+  /** Aborted when the platform is about to stop the worker (`beforeunload`): claim no more work. */
+  stopping?: AbortSignal;
 }
 
 export function createBackend(env: Env, host: BackendHost) {
@@ -87,13 +93,16 @@ export function createBackend(env: Env, host: BackendHost) {
     let made: Mailer | undefined;
     return {
       get: () =>
-        (made ??= createMailer(env, {
-          log,
-          fallback: host.fallbackMailer,
-          required: project !== null && required.mail,
-          connections,
-          pace: (name, perSecond) => createDatabasePace(db, name, perSecond),
-        })),
+        (made ??= meteredMailer(
+          createMailer(env, {
+            log,
+            fallback: host.fallbackMailer,
+            required: project !== null && required.mail,
+            connections,
+            pace: (name, perSecond) => createDatabasePace(db, name, perSecond),
+          }),
+          host.cpu?.kind === "estimate" ? host.cpu : undefined,
+        )),
       /** Closes it; a later use makes a new one (a command context runs several commands). */
       close: async () => {
         const closing = made;
@@ -120,8 +129,11 @@ export function createBackend(env: Env, host: BackendHost) {
     return purged;
   }
 
+  /** Whether the worker may take on more work: not being stopped, and under its CPU ceiling. */
+  const mayClaim = () => !host.stopping?.aborted && !(host.cpu && host.cpu.used() >= WORKER_CPU_CEILING_MS);
   const sender = sendsMail
     ? createQueueDelivery({
+        mayClaim,
         queue,
         mailer: mail.get(),
         config,
@@ -153,7 +165,8 @@ export function createBackend(env: Env, host: BackendHost) {
         log,
         now,
         owner: host.senderName,
-        cpuTime: host.cpuTime,
+        cpu: host.cpu,
+        stopping: host.stopping,
       })
     : null;
 

@@ -531,8 +531,9 @@ export const VARIABLES = [
     name: "SEND_EFFECT_SECONDS",
     group: "Supabase (set there, not locally)",
     readers: ["send-effect"],
-    description: "Seconds each send-effect call sends for, within Supabase's limit of 150.",
-    default: "50",
+    description:
+      "Seconds each send-effect call claims mail for. The schedule calls every 15 s: the default keeps SMTP's calls apart (each has its own pool and pace); over Resend set 30, as overlapping calls share the account's pace through the database.",
+    default: "12",
     number: { min: 1, max: 140 },
   },
   {
@@ -540,7 +541,7 @@ export const VARIABLES = [
     group: "Supabase (set there, not locally)",
     readers: ["send-effect"],
     description:
-      "Milliseconds of CPU each send-effect call may use before it stops between two batches, with nothing in doubt; Supabase stops a worker at 2,000.",
+      "Milliseconds of CPU each send-effect call may use before it stops between two batches, with nothing in doubt. On Supabase the worker counts its CPU itself (the runtime has no CPU clock), from boot and across calls, and claims nothing past 1,800: the platform retires a worker at 1,000 and stops it at 2,000.",
     default: "1300",
     number: { min: 100, max: 1800, integer: true },
   },

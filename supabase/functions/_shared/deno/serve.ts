@@ -3,19 +3,27 @@
  * function's feature only (the manifest names it), so each function starts with its own settings
  * and no other's. Configuration from `Deno.env`, PostgreSQL from `SUPABASE_DB_URL` (set by
  * Supabase inside every function), the published site read over HTTP from `SITE_URL`, and work
- * after the answer kept alive by `EdgeRuntime.waitUntil`. Kept out of `tsc` (checked by
- * `deno check`) because it uses Deno's globals.
+ * after the answer kept alive by `EdgeRuntime.waitUntil`. The tests' Deno host serves through
+ * `serveBackend` too, with what a test needs added. Kept out of `tsc` (checked by `deno check`)
+ * because it uses Deno's globals.
+ *
+ * What Supabase's Edge Runtime does to a worker (supabase/edge-runtime, strategy_per_worker.rs):
+ * it counts the CPU of the worker's JavaScript thread across every request, retires the worker at
+ * 1 s and stops it at 2 s; it has no CPU clock to read (`process.cpuUsage()` answers zeros), so the
+ * worker counts its own (`cpu-clock.ts`); and it sends `beforeunload` before it stops a worker, on
+ * which the worker claims no more work.
  */
 import process from "node:process";
 import { Hono } from "hono";
-import { createBackend } from "../backend.ts";
-import { ConfigError, readNumberVariable, readVariable } from "../contract/variables.ts";
+import { type BackendHost, createBackend } from "../backend.ts";
+import { ConfigError, type Env, readNumberVariable, readVariable } from "../contract/variables.ts";
+import { cpuClock } from "../cpu-clock.ts";
 import { createPostgresExecutor } from "../db/postgres-executor.ts";
 import { publishedSite } from "../effect-sending/edition-source.ts";
 import { supabaseClientAddress } from "../http/client-address.ts";
 import { requestLog } from "../http/request-log.ts";
 import { consoleLogger, maskingLogger } from "../logger.ts";
-import { functionEntry, type FunctionName } from "../manifest.ts";
+import { FEATURES, functionEntry, type FunctionName } from "../manifest.ts";
 
 interface EdgeRuntimeGlobal {
   waitUntil(promise: Promise<unknown>): void;
@@ -24,11 +32,39 @@ interface EdgeRuntimeGlobal {
 /** Supabase's runtime keeps the worker alive for promises handed to `waitUntil`. */
 const edgeRuntime = (globalThis as { EdgeRuntime?: EdgeRuntimeGlobal }).EdgeRuntime;
 
+/** What a Deno host brings beyond the environment: a test's host adds its clock, outbox and names. */
+export type DenoHostOptions = Partial<Omit<BackendHost, "db" | "log" | "cpu" | "stopping">> & {
+  /** Where the app is mounted: "/" on Supabase (the function's path), "/functions/v1" for the tests' host. */
+  mount?: string;
+  /** The database URL when SUPABASE_DB_URL is not set. */
+  databaseUrl?: string;
+};
+
 export function serveFunction(name: FunctionName): void {
   const entry = functionEntry(name);
+  serveBackend(Deno.env.toObject(), {
+    features: [entry.feature],
+    senderName: () => `${name}:${crypto.randomUUID()}`,
+  });
+}
+
+/** Serves the core's app on Deno with the worker's CPU clock and `beforeunload` wired in. */
+export function serveBackend(env: Env, options: DenoHostOptions): void {
+  // First, before any work: the time the worker took to start is part of its CPU. Only where the
+  // platform limits it: Supabase's runtime (it announces itself with `EdgeRuntime`); plain
+  // `deno run` stops no worker.
+  const cpu = edgeRuntime ? cpuClock({ processCpu: processCpuMs, now: () => performance.now() }) : undefined;
   const log = maskingLogger(consoleLogger);
-  const env = Deno.env.toObject();
-  const databaseUrl = readVariable(env, "SUPABASE_DB_URL") ?? readVariable(env, "DATABASE_URL");
+  const stop = new AbortController();
+  // The runtime's word that it is about to stop the worker, and why (Supabase's background tasks
+  // guide): finish what is in hand and claim nothing more.
+  addEventListener("beforeunload", (event) => {
+    const reason = (event as CustomEvent<{ reason?: string } | null>).detail?.reason ?? "unknown";
+    if (!stop.signal.aborted) log.warn(`the worker is about to stop (${reason}): no more work is claimed`);
+    stop.abort(reason);
+  });
+  const databaseUrl =
+    readVariable(env, "SUPABASE_DB_URL") ?? readVariable(env, "DATABASE_URL") ?? options.databaseUrl;
   if (!databaseUrl)
     throw new ConfigError("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
   // `FUNCTION_PORT`: plain `deno run` (the tests) listens on 127.0.0.1 there.
@@ -40,13 +76,14 @@ export function serveFunction(name: FunctionName): void {
     db: createPostgresExecutor(databaseUrl, { max: 3 }),
     log,
     site: (config) => publishedSite(config.siteUrl),
-    features: [entry.feature],
-    senderName: () => `${name}:${crypto.randomUUID()}`,
-    // Supabase stops a worker at 2 s of CPU: send-effect stops well before, between two batches.
-    // The runtime counts the whole process, which may hold other workers too: the budget is then
-    // spent sooner (fewer mails a call), never later. Without the call, wall time alone limits.
-    cpuTime: cpuUsage(),
+    features: FEATURES,
+    senderName: () => `deno:${crypto.randomUUID()}`,
+    ...options,
+    cpu,
+    stopping: stop.signal,
   });
+  if (cpu?.kind === "estimate")
+    log.info("no CPU clock in this runtime: the worker counts its CPU from the work it does");
   const app = backend.functionsApp({
     clientAddress: (c) => {
       const { remoteAddr } = c.env as Deno.ServeHandlerInfo<Deno.NetAddr>;
@@ -59,19 +96,18 @@ export function serveFunction(name: FunctionName): void {
     // Without EdgeRuntime (plain `deno run`) the promise simply runs on.
     waitUntil: (work) => edgeRuntime?.waitUntil(work),
   });
-  const options = port ? { port, hostname: "127.0.0.1" } : {};
-  Deno.serve(options, new Hono().use(requestLog(log)).route("/", app).fetch);
+  const server = new Hono()
+    .use(async (_c, next) => {
+      cpu?.charge({ kind: "request" });
+      await next();
+    })
+    .use(requestLog(log))
+    .route(options.mount ?? "/", app);
+  Deno.serve(port ? { port, hostname: "127.0.0.1" } : {}, server.fetch);
 }
 
-/** The process's CPU in ms, or undefined where the runtime does not tell. */
-function cpuUsage(): (() => number) | undefined {
-  try {
-    process.cpuUsage();
-  } catch {
-    return undefined;
-  }
-  return () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
+/** The process's CPU in ms, as the runtime reports it (Supabase's: always zero). */
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }

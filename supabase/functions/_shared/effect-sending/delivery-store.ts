@@ -46,8 +46,25 @@ export interface EditionStatus {
   consecutiveFailures: number;
   lastError: string | null;
   preparedAt: Date | null;
+  /** The last `send-effect` call's account of itself, if one ran. */
+  lastCall: SendCall | null;
   /** Recipients of this edition whose mail later bounced or was reported as spam (mail-events). */
   events: { bounced: number; softBounced: number; complained: number; senderRefused: number };
+}
+
+/** What a `send-effect` call did, kept with its edition for `effect status`. */
+export interface SendCall {
+  /** ISO time it ended. */
+  at: string;
+  sent: number;
+  /** The CPU it counted: what the call used, and the worker's total when it ended (ms). */
+  cpuMs: number | null;
+  workerCpuMs: number | null;
+  /** "process": the runtime's own CPU clock; "estimate": counted from the work (cpu-clock.ts). */
+  clock: "process" | "estimate" | null;
+  budgetMs: number | null;
+  /** Why it stopped with mail still queued: "time", "cpu" (its budget), "signal" (the platform's stop). */
+  stoppedBy: string | null;
 }
 
 export interface RetryPolicy {
@@ -545,6 +562,14 @@ export function createDeliveryStore(db: SqlExecutor) {
       return toDate(row?.due);
     },
 
+    /** Keeps what a `send-effect` call did, for `status`. */
+    async recordCall(date: string, call: SendCall): Promise<void> {
+      await db.query(`update effect_editions set last_call = $2::jsonb where edition_date = $1::date`, [
+        date,
+        JSON.stringify(call),
+      ]);
+    },
+
     /** Counts per state, for `status`; null when the edition is not prepared. */
     async status(date: string): Promise<EditionStatus | null> {
       const [edition] = await db.query<{
@@ -552,8 +577,9 @@ export function createDeliveryStore(db: SqlExecutor) {
         consecutive_failures: number;
         last_error: string | null;
         prepared_at: unknown;
+        last_call: SendCall | string | null;
       }>(
-        `select status, consecutive_failures, last_error, prepared_at from effect_editions where edition_date = $1::date`,
+        `select status, consecutive_failures, last_error, prepared_at, last_call from effect_editions where edition_date = $1::date`,
         [date],
       );
       if (!edition) return null;
@@ -579,6 +605,11 @@ export function createDeliveryStore(db: SqlExecutor) {
         consecutiveFailures: Number(edition.consecutive_failures),
         lastError: edition.last_error,
         preparedAt: toDate(edition.prepared_at),
+        // node-postgres parses jsonb; PGlite too, but a text-typed driver would not.
+        lastCall:
+          typeof edition.last_call === "string"
+            ? (JSON.parse(edition.last_call) as SendCall)
+            : edition.last_call,
         events: {
           bounced: eventCount("bounce"),
           softBounced: eventCount("soft_bounce"),

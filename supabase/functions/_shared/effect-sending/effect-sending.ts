@@ -8,6 +8,7 @@
  */
 import { dayIn } from "../contract/calendar-day.ts";
 import type { Config } from "../config.ts";
+import type { CpuClock } from "../cpu-clock.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import type { Logger } from "../logger.ts";
 import { mailSettings } from "../mail/list-headers.ts";
@@ -35,8 +36,10 @@ export interface EffectSendingDeps {
   now: () => Date;
   /** A name for the rows this sender holds, unique across hosts, processes and runs. */
   owner(): string;
-  /** CPU this process has used, in ms, where the host can tell (send-effect's budget). */
-  cpuTime?: () => number;
+  /** The worker's CPU, where the platform limits it (send-effect's budget, `SEND_EFFECT_CPU_MS`). */
+  cpu?: CpuClock;
+  /** Aborted when the platform is about to stop the worker: a call finishes its batch and stops. */
+  stopping?: AbortSignal;
 }
 
 export interface SendOptions {
@@ -69,7 +72,8 @@ export function createEffectSending(deps: EffectSendingDeps) {
       log,
       owner: deps.owner(),
       now,
-      cpuTime: deps.cpuTime,
+      cpu: deps.cpu,
+      stopping: deps.stopping,
     }));
 
   return {

@@ -6,6 +6,7 @@
  * call it: there is no CORS, and a request without the key is refused before anything is read.
  */
 import type { Config } from "../config.ts";
+import { type CpuClock, WORKER_CPU_CEILING_MS } from "../cpu-clock.ts";
 import { type ErrorCode, errorBody } from "../http/answers.ts";
 import type { Logger } from "../logger.ts";
 import { dayIn } from "../contract/calendar-day.ts";
@@ -34,11 +35,22 @@ export interface SendEffectDeps {
   log: Logger;
   owner: string;
   now?: () => Date;
-  /** CPU this process has used, in ms: each call stops between batches within `sending.cpuMsPerCall`. */
-  cpuTime?: () => number;
+  /** The worker's CPU: a call stops between batches before the worker passes `sending.cpuMsPerCall`. */
+  cpu?: CpuClock;
+  /** Aborted when the platform is about to stop the worker (`beforeunload`): the call stops claiming. */
+  stopping?: AbortSignal;
 }
 
 const json = (status: number, body: unknown) => Response.json(body, { status });
+
+/**
+ * The worker's CPU at which this call claims no more: its own budget from now, and never past the
+ * worker's ceiling (the platform counts the worker's CPU across calls).
+ */
+const callBudget = (cpu: CpuClock, budgetMs: number) => ({
+  used: () => cpu.used(),
+  limitMs: Math.min(cpu.used() + budgetMs, WORKER_CPU_CEILING_MS),
+});
 const refuse = (status: number, code: ErrorCode, message: string) => json(status, errorBody(code, message));
 
 /** Compares hashes, so the time taken says nothing about how much of the key was right. */
@@ -87,6 +99,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
       );
     }
     const started = now();
+    deps.cpu?.recalibrate();
     const date = requested ?? dueEditionDate(sending.sendAt, identity.timeZone, started);
     if (!date) return json(200, { status: "not_due", sendAt: sending.sendAt, timeZone: identity.timeZone });
 
@@ -105,20 +118,31 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
         policy: sending.retry,
         now,
         deadline: new Date(started.getTime() + sending.secondsPerCall * 1000),
-        cpu: deps.cpuTime ? { used: deps.cpuTime, limitMs: sending.cpuMsPerCall } : undefined,
+        cpu: deps.cpu ? callBudget(deps.cpu, sending.cpuMsPerCall) : undefined,
+        signal: deps.stopping,
         waitForRetries: false,
+      });
+      const report = result.run;
+      await store.recordCall(date, {
+        at: now().toISOString(),
+        sent: report.sent,
+        cpuMs: report.cpuMs ?? null,
+        workerCpuMs: report.workerCpuMs ?? null,
+        clock: deps.cpu?.kind ?? null,
+        budgetMs: deps.cpu ? sending.cpuMsPerCall : null,
+        stoppedBy: report.stoppedBy ?? null,
       });
       if (result.markedUnknown > 0)
         log.warn(`send-effect: ${result.markedUnknown} mails of a stopped sender are now unknown`);
       if (result.preparedFor !== null)
         log.info(`send-effect: prepared the Effect of ${date} for ${result.preparedFor} subscribers`);
-      const report = result.run;
       const state = report.paused ? "paused" : report.finished ? "done" : "sending";
       if (report.sent + report.failed + report.skipped > 0 || report.paused)
         log.info(
           `send-effect ${date}: ${report.sent} sent, ${report.failed} failed, ${report.skipped} skipped this call; ${state}`,
         );
-      return json(200, { status: state, date, thisCall: report, counts: result.status?.counts });
+      const clock = deps.cpu ? { kind: deps.cpu.kind, unitMs: deps.cpu.unitMs } : undefined;
+      return json(200, { status: state, date, thisCall: report, clock, counts: result.status?.counts });
     } catch (error) {
       if (error instanceof EditionError) {
         log.warn(`send-effect ${date}: ${error.message}`);

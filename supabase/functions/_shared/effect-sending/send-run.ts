@@ -42,8 +42,9 @@ export interface SendRunOptions {
   /** Claim no batch after this moment (a function's time limit); the next run continues. */
   deadline?: Date;
   /**
-   * Claim no batch that might take the run past `limitMs` of CPU (a function's CPU limit): the
-   * run stops between batches, every mail it sent recorded; the next run continues.
+   * Claim no batch that might take the worker past `limitMs` of CPU (`used` counts from the
+   * worker's start, across its requests, as Supabase does): the run stops between batches, every
+   * mail it sent recorded; the next run continues.
    */
   cpu?: { used(): number; limitMs: number };
   /** Wait for retries that are not due yet (a command that runs to the end) or leave them to the next run. */
@@ -53,8 +54,11 @@ export interface SendRunOptions {
 }
 
 export interface SendReport {
-  /** CPU the run used, in ms, when it was given a budget. */
+  /** CPU the run used, and the worker's when it ended, in ms, when it was given a budget. */
   cpuMs?: number;
+  workerCpuMs?: number;
+  /** Why it stopped before the list was done: its time, the worker's CPU budget, or the host's stop. */
+  stoppedBy?: "time" | "cpu" | "signal";
   sent: number;
   failed: number;
   retried: number;
@@ -102,8 +106,13 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
   // Over a batch API, two batches are in flight: while one request waits for its slot or its
   // answer, the other is claimed and rendered, so the account's rate is what limits the run.
   const inFlight = mailer.sendBatch ? BATCHES_IN_FLIGHT : 1;
-  const cpuUp = () => cpu !== undefined && cpu.used() - cpuAtStart + dearestBatch * inFlight > cpu.limitMs;
-  const stopped = () => signal?.aborted || report.paused || timeUp() || cpuUp();
+  const cpuUp = () => cpu !== undefined && cpu.used() + dearestBatch * inFlight > cpu.limitMs;
+  const stopped = () => {
+    if (report.paused) return true;
+    const by = signal?.aborted ? "signal" : timeUp() ? "time" : cpuUp() ? "cpu" : undefined;
+    if (by) report.stoppedBy ??= by;
+    return by !== undefined;
+  };
 
   async function sendBatches(): Promise<void> {
     while (!stopped()) {
@@ -234,7 +243,11 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
     }
   }
   await Promise.all(Array.from({ length: inFlight }, sendBatches));
-  if (cpu) report.cpuMs = Math.round(cpu.used() - cpuAtStart);
+  if (report.finished || report.paused) delete report.stoppedBy;
+  if (cpu) {
+    report.cpuMs = Math.round(cpu.used() - cpuAtStart);
+    report.workerCpuMs = Math.round(cpu.used());
+  }
   return report;
 }
 

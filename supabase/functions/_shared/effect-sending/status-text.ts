@@ -5,7 +5,7 @@
  * do about mails in doubt.
  */
 import { maskAddresses } from "../logger.ts";
-import { DELIVERY_STATES, type DeliveryStore } from "./delivery-store.ts";
+import { DELIVERY_STATES, type DeliveryStore, type SendCall } from "./delivery-store.ts";
 
 /** Gmail's and Yahoo's limit for bulk senders: complaints per mail delivered. */
 const COMPLAINT_RATE_LIMIT = 0.003;
@@ -38,9 +38,30 @@ export async function statusText(store: DeliveryStore, date: string): Promise<st
       `The complaint rate is at or above 0.3 %, where Gmail and Yahoo start refusing a bulk sender's mail: check that every reader asked for it.`,
     );
   if (status.lastError) lines.push(`last error: ${maskAddresses(status.lastError)}`);
+  if (status.lastCall) lines.push(lastCallText(status.lastCall));
   if (status.counts.unknown > 0)
     lines.push(
       `${status.counts.unknown} mails were being sent when a sender stopped: they may or may not have arrived. \`send ${date} --retry-unknown\` sends them again.`,
     );
   return `${lines.join("\n")}\n`;
+}
+
+const CLOCKS: Record<NonNullable<SendCall["clock"]>, string> = {
+  process: "the runtime's CPU clock",
+  estimate: "an estimate from the mails sent, as this runtime has no CPU clock",
+};
+const STOPS: Record<string, string> = {
+  cpu: "stopped at the worker's CPU budget",
+  time: "stopped at its time per call",
+  signal: "stopped because the platform was about to stop the worker",
+};
+
+/** The last `send-effect` call: what it sent, the CPU it counted and with which clock, why it stopped. */
+function lastCallText(call: SendCall): string {
+  const cpu =
+    call.clock && call.workerCpuMs !== null
+      ? `; the worker's CPU ${call.workerCpuMs} ms of its ${call.budgetMs} ms budget (this call ${call.cpuMs} ms), counted by ${CLOCKS[call.clock]}`
+      : "; no CPU budget";
+  const stop = call.stoppedBy ? `; ${STOPS[call.stoppedBy] ?? call.stoppedBy}` : "";
+  return `last send-effect call (${call.at}): ${call.sent} sent${stop}${cpu}`;
 }

@@ -13,6 +13,7 @@ import {
   readVariable,
   type VariableName,
 } from "../contract/variables.ts";
+import type { MailCost } from "../cpu-clock.ts";
 import type { Logger } from "../logger.ts";
 import { createLogMailer } from "./log-mailer.ts";
 import type { Mailer } from "./mailer.ts";
@@ -36,6 +37,14 @@ export interface MailerOptions {
 interface Transport {
   /** The variable whose value turns the transport on and says where mail goes. */
   variable: VariableName;
+  /**
+   * Its CPU per request, mail and KiB (cpu-clock.ts units): the line through what the runtime twin
+   * counted for editions of 0.6, 5.5 and 11 KiB on a quiet machine (`npm run bench:send-effect-cpu`
+   * prints the units a mail), and 30 % more, for a unit timed short. Where the worker has no CPU
+   * clock (Supabase), its sends are counted with these; the bench checks that its count stays
+   * above the gateway's.
+   */
+  cpuCost: MailCost;
   /** How to set it on Supabase, for the error when none is: `SMTP_URL=smtps://...:465`. */
   example: string;
   /** `env`: the transport's other variables (credentials, an API's address). */
@@ -56,12 +65,14 @@ const TRANSPORTS: readonly Transport[] = [
   {
     variable: "SMTP_URL",
     example: "SMTP_URL=smtps://...:465",
+    cpuCost: { perRequest: 0, perMail: 10.5, perKib: 1 },
     create: (url, { connections }) =>
       createSmtpMailer(url, connections ? { pooled: { maxConnections: connections } } : {}),
   },
   {
     variable: "RESEND_API_KEY",
     example: "RESEND_API_KEY=re_...",
+    cpuCost: { perRequest: 8, perMail: 0.35, perKib: 0.03 },
     create: (apiKey, { pace }, env) => {
       const requestsPerSecond = readNumberVariable(env, "RESEND_REQUESTS_PER_SECOND");
       return createResendMailer({
@@ -75,6 +86,7 @@ const TRANSPORTS: readonly Transport[] = [
   {
     variable: "SES_REGION",
     example: "SES_REGION=eu-west-1 AWS_ACCESS_KEY_ID=... AWS_SECRET_ACCESS_KEY=...",
+    cpuCost: { perRequest: 0, perMail: 6, perKib: 1.25 },
     create: (region, _options, env) => {
       const [accessKeyId, secretAccessKey] = required(env, "SES_REGION", [
         "AWS_ACCESS_KEY_ID",
@@ -101,7 +113,8 @@ export function createMailer(env: Env, options: MailerOptions): Mailer {
       `${configured.map(({ transport }) => transport.variable).join(" and ")} are both set: mail goes through one transport; unset all but one`,
     );
   const [chosen] = configured;
-  if (chosen) return chosen.transport.create(chosen.value, options, env);
+  if (chosen)
+    return { ...chosen.transport.create(chosen.value, options, env), cpuCost: chosen.transport.cpuCost };
   if (options.required)
     throw new ConfigError(
       `${TRANSPORTS.map((transport) => transport.variable).join(" or ")} must be set on Supabase (supabase secrets set ${TRANSPORTS.map((transport) => transport.example).join(", or ")}); see docs/deploying.md`,

@@ -6,6 +6,8 @@
  * mail says is decided before it reaches them, so a transport never knows which kind it carries.
  */
 
+import type { MailCost, Work } from "../cpu-clock.ts";
+
 export interface MailMessage {
   from: string;
   to: string;
@@ -51,5 +53,31 @@ export interface Mailer {
    * doubt by a crash is simply sent again with its key and the same bytes; the API sends it once.
    */
   readonly keepsIdempotencyKeysMs?: number;
+  /** What a mail costs this transport in CPU, for a worker that estimates its CPU (`cpu-clock.ts`). */
+  readonly cpuCost?: MailCost;
   close?(): Promise<void>;
+}
+
+/** `mailer`, each mail charged to `clock` as it is handed over (for an `estimate` clock). */
+export function meteredMailer(mailer: Mailer, clock: { charge(work: Work): void } | undefined): Mailer {
+  if (!clock) return mailer;
+  const size = (message: MailMessage) => message.html.length + message.text.length;
+  const sendBatch = mailer.sendBatch?.bind(mailer);
+  return {
+    description: mailer.description,
+    batchSize: mailer.batchSize,
+    keepsIdempotencyKeysMs: mailer.keepsIdempotencyKeysMs,
+    cpuCost: mailer.cpuCost,
+    send(message) {
+      clock.charge({ kind: "mails", cost: mailer.cpuCost, sizes: [size(message)] });
+      return mailer.send(message);
+    },
+    sendBatch: sendBatch
+      ? (messages, idempotencyKey) => {
+          clock.charge({ kind: "mails", cost: mailer.cpuCost, sizes: messages.map(size) });
+          return sendBatch(messages, idempotencyKey);
+        }
+      : undefined,
+    close: mailer.close?.bind(mailer),
+  };
 }

@@ -27,6 +27,11 @@ export interface QueueDeliveryDeps {
   now: () => Date;
   /** Work that rides on the sender now and then (the purge); its failure is logged like a run's. */
   housekeeping?: () => Promise<void>;
+  /**
+   * Whether the host may take on another batch (a worker near its CPU budget, or about to be
+   * stopped, may not): checked before each claim; the jobs left wait for the next run.
+   */
+  mayClaim?: () => boolean;
   /** Delivers a `welcome` job (the effect-sending folder's welcome); without it, welcome jobs are abandoned. */
   welcome?: { deliver(job: MailJob, settings: MailSettings): Promise<void> };
 }
@@ -140,6 +145,7 @@ export function createQueueDelivery(deps: QueueDeliveryDeps) {
     // Before any job is claimed: without the names (the site unreachable) nothing is attempted.
     const settings = mailSettings(config, await deps.identity());
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !(stopping && batch > 0); batch++) {
+      if (deps.mayClaim && !deps.mayClaim()) break;
       const at = now();
       const jobs = await queue.claimDue(at, new Date(at.getTime() + LEASE_SECONDS * 1000), BATCH);
       if (jobs.length === 0) break;
