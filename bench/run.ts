@@ -4,12 +4,13 @@
  * the first tap on a phone (bench/first-tap.ts), how fast the signup dialog opens once the scripts
  * are in (`npm run bench:dialog`), the signup endpoint under load (`npm run bench:signup`), an
  * Effect sent to 10,000 subscribers (`npm run bench:send`) and to 100,000 the way Supabase sends it
- * (`npm run bench:send-effect-supabase`), 3,650 Effects built cold and after one new Effect, and
+ * (`npm run bench:send-effect-supabase`), `send-effect` over SMTP, Resend and SES on the runtime
+ * twin (`npm run bench:send-effect-cpu`), 3,650 Effects built cold and after one new Effect, and
  * searched (`npm run bench:build-year`), and the longest main-thread task after the first paint on
  * each kind of page and its twin with the CPU 4x slower (bench/long-tasks.ts). Prints the machine
  * it ran on (CPU model, Lighthouse's benchmark index), the tables, writes
  * bench/results.json and bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
- * `BENCH_SKIP=tap,dialog,signup,send,supabase,year` leaves those pieces out (for a quick check of the rest).
+ * `BENCH_SKIP=tap,dialog,signup,send,supabase,cpu,year` leaves those pieces out (for a quick check of the rest).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -30,6 +31,7 @@ import {
 import { sendSummary } from "./effect-send";
 import { type YearResults, RESULTS_FILE as YEAR_RESULTS_FILE, yearSummary, yearVerdicts } from "./build-year";
 import { type SupabaseSendResults, supabaseSendSummary, supabaseSendVerdicts } from "./send-effect-supabase";
+import { type SendEffectCpuResults, sendEffectCpuSummary, sendEffectCpuVerdicts } from "./send-effect-cpu";
 import { measureFirstTap, PHONE, phoneDescription, tapLine, TAP_RUNS, type TapResult } from "./first-tap";
 import { CATEGORIES, compare, RUNS, type MeasuredPage, type Run } from "./lighthouse";
 import { summarise } from "./run-summary";
@@ -61,7 +63,7 @@ const TARGET_CEILING_LCP_RATIO = 1.3;
 const TARGET_FIRST_VISIT_BYTES = 76_800;
 
 /** The pieces `BENCH_SKIP` (comma-separated) may leave out; Lighthouse and the first visit always run. */
-const SKIPPABLE = ["tap", "dialog", "signup", "send", "supabase", "year"] as const;
+const SKIPPABLE = ["tap", "dialog", "signup", "send", "supabase", "cpu", "year"] as const;
 type Skippable = (typeof SKIPPABLE)[number];
 
 function skipped(): Set<Skippable> {
@@ -457,6 +459,9 @@ async function main(): Promise<void> {
   const supabaseSend = skip.has("supabase")
     ? skippedScript("bench:send-effect-supabase")
     : benchScript("bench:send-effect-supabase", "The Effect to 100,000 subscribers as Supabase sends it");
+  const cpuSend = skip.has("cpu")
+    ? skippedScript("bench:send-effect-cpu")
+    : benchScript("bench:send-effect-cpu", "send-effect over SMTP, Resend and SES on the runtime twin");
   const year = skip.has("year")
     ? skippedScript("bench:build-year")
     : benchScript("bench:build-year", "3,650 Effects built and searched");
@@ -467,12 +472,18 @@ async function main(): Promise<void> {
         readFileSync(path.join(BENCH, "supabase-send-results.json"), "utf8"),
       ) as SupabaseSendResults)
     : null;
+  const cpuResults = cpuSend.ran
+    ? (JSON.parse(
+        readFileSync(path.join(BENCH, "send-effect-cpu-results.json"), "utf8"),
+      ) as SendEffectCpuResults)
+    : null;
   const verdicts = [
     ...targets(landing, twinSummary, firstVisit, dialog.result),
     ...tapVerdicts(taps),
     ...pageVerdicts,
     ...issue29Verdicts,
     ...(supabaseResults ? supabaseSendVerdicts(supabaseResults) : []),
+    ...(cpuResults ? sendEffectCpuVerdicts(cpuResults) : []),
     ...(yearResults ? yearVerdicts(yearResults) : []),
   ];
 
@@ -554,6 +565,7 @@ async function main(): Promise<void> {
     signupLoad: signup,
     effectSend: send,
     supabaseSend: supabaseResults ?? { notMeasured: supabaseSend.output },
+    sendEffectCpu: cpuResults ?? { notMeasured: cpuSend.output },
     yearOfEffects: yearResults ?? { notMeasured: year.output },
   };
   writeFileSync(path.join(BENCH, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
@@ -609,6 +621,7 @@ async function main(): Promise<void> {
     signupSummary(signup.ran),
     ...(send.ran ? ["", sendSummary()] : []),
     ...(supabaseSend.ran ? ["", supabaseSendSummary()] : []),
+    ...(cpuSend.ran ? ["", sendEffectCpuSummary()] : []),
     ...(yearResults ? ["", yearSummary(yearResults)] : []),
   ].join("\n");
   const details = [
@@ -624,6 +637,7 @@ async function main(): Promise<void> {
     ...(signup.ran ? [] : ["", `Signup endpoint not measured: ${signup.output}.`]),
     ...(send.ran ? [] : ["", `Effect sending not measured: ${send.output}.`]),
     ...(supabaseSend.ran ? [] : ["", `Sending on Supabase's rules not measured: ${supabaseSend.output}.`]),
+    ...(cpuSend.ran ? [] : ["", `send-effect on the runtime twin not measured: ${cpuSend.output}.`]),
     ...(year.ran ? [] : ["", `3,650 Effects not built and searched: ${year.output}.`]),
   ].join("\n");
   replaceGeneratedBlock(path.join(BENCH, "RESULTS.md"), `${summary}\n\n${details}`);

@@ -2,9 +2,8 @@
  * A stand-in for Supabase's Edge Functions gateway and the runtime's supervisor, for what cannot
  * run here: it serves workers the way the hosted platform does, by its published rules
  * (https://supabase.com/docs/guides/functions/limits, .../functions/auth) and by what the runtime's
- * source does (supabase/edge-runtime at b1edf453: crates/base/src/worker/supervisor/
- * strategy_per_worker.rs, its limits in .cargo/config.toml), so a test fails where the platform
- * would.
+ * source does (https://github.com/supabase/edge-runtime/blob/b1edf453/crates/base/src/worker/supervisor/strategy_per_worker.rs, its limits in
+ * https://github.com/supabase/edge-runtime/blob/b1edf453/.cargo/config.toml), so a test fails where the platform would.
  *
  * - `verify_jwt`, per function, from `supabase/config.toml`: on, a request without a valid
  *   `Authorization: Bearer <JWT>` (HS256, the project's secret) is answered 401 before the worker.
@@ -50,9 +49,9 @@ export interface GatewayLimits {
 }
 
 /**
- * The hosted platform's limits: the runtime's own (edge-runtime's .cargo/config.toml:
- * SUPABASE_RESOURCE_LIMIT_CPU_SOFT_MS 1000, _HARD_MS 2000, _MEM_MB 256) and the free plan's wall
- * clock (paid plans: 400 s).
+ * The hosted platform's limits: the runtime's own (SUPABASE_RESOURCE_LIMIT_CPU_SOFT_MS 1000,
+ * _HARD_MS 2000, _MEM_MB 256, read where the opening comment says) and the free plan's wall clock
+ * (paid plans: 400 s).
  */
 export const SUPABASE_LIMITS: GatewayLimits = {
   cpuSoftMs: 1_000,
@@ -174,12 +173,14 @@ interface Supervised {
   retired: RetiredWorker | null;
   /** Why it was stopped, once it is. */
   stop: StoppedWorker | null;
-  /** It is not the runtime twin: the gateway stops it itself once its requests are done. */
-  plain: boolean;
+  /** Retired and idle: told to go (or, not being the twin, stopped). */
+  dropping: boolean;
   beforeunloadSent: boolean;
   watch: ReturnType<typeof setInterval>;
   /** Resolves once its process is gone; `ended` says so. */
   gone: Promise<void>;
+  /** The gateway's entry for it while it takes new requests. */
+  entry?: Promise<Supervised>;
   ended(): void;
 }
 
@@ -209,18 +210,20 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
     if (supervised.retired || supervised.stop) return;
     supervised.retired = { name: supervised.name, reason, cpuMs: supervised.cpuMs };
     retired.push(supervised.retired);
-    void serving.get(key)?.then((current) => {
-      if (current === supervised) serving.delete(key);
-    });
-    void control(supervised, "retire").then((status) => {
-      supervised.plain = status !== 204;
-      dropIfPlainAndIdle(supervised);
-    });
+    if (supervised.entry && serving.get(key) === supervised.entry) serving.delete(key);
+    dropOnceIdle(supervised);
   }
 
-  function dropIfPlainAndIdle(supervised: Supervised): void {
-    if (supervised.plain && supervised.retired && supervised.inFlight.size === 0)
-      void supervised.worker.stop();
+  /**
+   * A retired worker goes once the requests the gateway gave it are answered: the twin is told and
+   * goes when its background work is done too; another worker is stopped then.
+   */
+  function dropOnceIdle(supervised: Supervised): void {
+    if (!supervised.retired || supervised.inFlight.size > 0 || supervised.dropping) return;
+    supervised.dropping = true;
+    void control(supervised, "retire").then((status) => {
+      if (status !== 204) void supervised.worker.stop();
+    });
   }
 
   function halt(supervised: Supervised, reason: StoppedWorker["reason"]): void {
@@ -253,7 +256,7 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
       inFlight: new Set(),
       retired: null,
       stop: null,
-      plain: false,
+      dropping: false,
       beforeunloadSent: false,
       watch: setInterval(() => check(supervised, key), POLL_MS),
       gone,
@@ -264,9 +267,7 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
       clearInterval(supervised.watch);
       everyWorker.delete(supervised);
       if (supervised.retired) supervised.retired.droppedAtCpuMs = supervised.cpuMs;
-      void serving.get(key)?.then((current) => {
-        if (current === supervised) serving.delete(key);
-      });
+      if (supervised.entry && serving.get(key) === supervised.entry) serving.delete(key);
       void worker.stop();
     });
     return supervised;
@@ -297,9 +298,13 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
   const workerOf = (name: string, key: string) => {
     let worker = serving.get(key);
     if (!worker) {
-      worker = boot(name, key);
-      serving.set(key, worker);
-      worker.catch(() => serving.delete(key));
+      const booting = boot(name, key);
+      worker = booting;
+      serving.set(key, booting);
+      booting.then(
+        (supervised) => (supervised.entry = booting),
+        () => serving.delete(key),
+      );
     }
     return worker;
   };
@@ -324,7 +329,13 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
       request.on("end", () => resolve(Buffer.concat(chunks)));
       request.on("error", reject);
     });
-    const supervised = await workerOf(name, workerFor(name));
+    const key = workerFor(name);
+    let supervised = await workerOf(name, key);
+    // A worker that retired while this request waited takes it no more: the next one does.
+    while (supervised.retired || supervised.stop) {
+      if (serving.get(key) === supervised.entry) serving.delete(key);
+      supervised = await workerOf(name, key);
+    }
     const abort = new AbortController();
     supervised.inFlight.add(abort);
     // Read now: the last poll may be older than the worker's boot.
@@ -359,7 +370,7 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
       supervised.inFlight.delete(abort);
       const usage = workerUsage(supervised.worker.pid);
       peak(cpuByFunction, name, (usage?.cpuMs ?? supervised.cpuMs) - before);
-      dropIfPlainAndIdle(supervised);
+      dropOnceIdle(supervised);
     }
     const limit = supervised.stop as StoppedWorker | null;
     if (limit && !response.headersSent) {

@@ -71,10 +71,11 @@ const UNKNOWN_MAIL_COST: MailCost = { perRequest: 0, perMail: 10.5, perKib: 1 };
 const REQUEST_UNITS = 40;
 /**
  * A worker's boot is charged the time it took, but no more than this: the twin (Deno 2.1.4
- * transpiling TypeScript) boots in about 300 ms of CPU; Supabase loads a prebuilt bundle. A first
- * boot that waits on the network for its packages would otherwise count the wait as CPU.
+ * transpiling TypeScript) boots and answers a first request in 240 to 310 ms of CPU; Supabase loads
+ * a prebuilt bundle. A boot that waits on the network for its packages would otherwise count the
+ * wait as CPU.
  */
-const BOOT_CAP_MS = 500;
+const BOOT_CAP_MS = 400;
 
 /** One unit of calibration: a fixed piece of string, JSON and regular-expression work. */
 function calibrationWork(): number {

@@ -66,7 +66,7 @@ export const FUNCTIONS = [
     verifyJwt: false,
     requires: ["SITE_URL", "SEND_EFFECT_KEY"],
     sendsMail: true,
-    purpose: "called each minute by pg_cron: the day's Effect in batches, and the mail queue's clock",
+    purpose: "called every 15 s by pg_cron: the day's Effect in batches, and the mail queue's clock",
   },
   {
     name: "mail-events",

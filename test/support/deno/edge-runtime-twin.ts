@@ -5,20 +5,20 @@
  *
  *     deno run ... test/support/deno/edge-runtime-twin.ts supabase/functions/send-effect/index.ts
  *
- * Read in supabase/edge-runtime at b1edf453 (2026-11); each point names its file there.
+ * Read in supabase/edge-runtime at b1edf453 (2026-11); each point links its source there.
  *
  * - `process.cpuUsage()` prints "Not implemented" and returns zeros
- *   (ext/node/polyfills/process.ts). Deno 2.1.4's own polyfill does the same; the twin says it
- *   again so the rule holds on any Deno it runs on.
+ *   (https://github.com/supabase/edge-runtime/blob/b1edf453/ext/node/polyfills/process.ts). Deno 2.1.4's own polyfill does the same; the twin
+ *   says it again so the rule holds on any Deno it runs on.
  * - `EdgeRuntime.waitUntil(promise)` keeps the worker alive for work after the answer
- *   (ext/runtime/js/namespaces.js, async_hook.js); the worker drops only once those promises and
- *   every request are done.
+ *   (https://github.com/supabase/edge-runtime/blob/b1edf453/ext/runtime/js/namespaces.js); the worker drops only once those promises and every
+ *   request are done.
  * - The `beforeunload` event, a `CustomEvent` whose `detail.reason` says why the worker is about to
- *   stop: "cpu", "memory", "wall_clock", "early_drop" or "termination" (ext/runtime/js/bootstrap.js
- *   `dispatchBeforeUnloadEvent`, crates/base/src/runtime/mod.rs `WillTerminateReason`).
+ *   stop: "cpu", "memory", "wall_clock", "early_drop" or "termination"
+ *   (https://github.com/supabase/edge-runtime/blob/b1edf453/ext/runtime/js/bootstrap.js, `dispatchBeforeUnloadEvent`).
  * - Retirement: a worker past its CPU soft limit or half its wall clock takes no new request, and is
  *   dropped once idle, after `beforeunload` with "early_drop"
- *   (crates/base/src/worker/supervisor/strategy_per_worker.rs).
+ *   (https://github.com/supabase/edge-runtime/blob/b1edf453/crates/base/src/worker/supervisor/strategy_per_worker.rs).
  *
  * The supervisor's side (counting the worker's CPU, the limits) is the gateway stand-in's
  * (../supabase-gateway.ts); it reaches the twin through two paths the twin answers before the

@@ -2,8 +2,8 @@
  * The two Deno versions the functions are tested on, each its own executable (not
  * `node_modules/.bin/deno`, which either package may claim):
  *
- * - `edge`: the Deno that Supabase's hosted Edge Runtime embeds. Read in supabase/edge-runtime at
- *   b1edf453 (2026-11): `deno/Cargo.toml` says `version = "2.1.4"`. package.json pins it as the
+ * - `edge`: the Deno that Supabase's hosted Edge Runtime embeds, read at
+ *   https://github.com/supabase/edge-runtime/blob/b1edf453/deno/Cargo.toml (2026-11): `version = "2.1.4"`. package.json pins it as the
  *   `deno-edge-runtime` devDependency (`npm:deno@2.1.4`): that alias is the one place to change
  *   when the runtime moves. The runtime twin (`edge-runtime-twin.ts`) runs on it.
  * - `current`: the newest Deno (the `deno` devDependency), so the code keeps working as Deno moves.

@@ -98,10 +98,12 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
   const edition = prepared;
   const report: SendReport = { sent: 0, failed: 0, retried: 0, skipped: 0, paused: false, finished: false };
   const timeUp = () => options.deadline !== undefined && now() >= options.deadline;
-  // The next batch may cost what the dearest one did; before the first, a tenth of the budget.
+  // The next batch may cost what the dearest one so far did; before the first, a tenth of what
+  // the run may use.
   const cpu = options.cpu;
   const cpuAtStart = cpu?.used() ?? 0;
-  let dearestBatch = cpu ? cpu.limitMs / 10 : 0;
+  let dearestBatch = cpu ? (cpu.limitMs - cpuAtStart) / 10 : 0;
+  let batchesMeasured = 0;
 
   // Over a batch API, two batches are in flight: while one request waits for its slot or its
   // answer, the other is claimed and rendered, so the account's rate is what limits the run.
@@ -228,7 +230,10 @@ export async function sendEdition(date: string, options: SendRunOptions): Promis
         clearInterval(renew);
       }
       const { paused } = await record(() => store.complete(date, owner, outcomes, now(), policy));
-      if (cpu) dearestBatch = Math.max(dearestBatch, cpu.used() - batchCpu);
+      if (cpu) {
+        const cost = cpu.used() - batchCpu;
+        dearestBatch = batchesMeasured++ === 0 ? cost : Math.max(dearestBatch, cost);
+      }
       for (const outcome of outcomes) {
         if (outcome.result === "sent") report.sent += 1;
         else if (outcome.result === "permanent") report.failed += 1;
