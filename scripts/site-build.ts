@@ -1,11 +1,23 @@
 /**
- * Whether the site needs a build: `public/index.html` missing, older than a file the build reads
- * (BUILD_FOLDERS, BUILD_FILE), its pages and app data from different builds, or made for another
- * day's Effects (or another set of them, see `EFFECTS_DIR`) than the one asked for now; and builds
- * it then. Tests (`__tests__`) do not change the build.
+ * Whether the site needs a build: `public/index.html` missing, a file the build reads
+ * (BUILD_FOLDERS, BUILD_FILES, the Effects) added, changed, deleted or renamed since the last
+ * build, by its content, whatever its time (the last build's inputs are recorded beside its Gatsby
+ * cache), its pages and app data from different builds, or made for another day's Effects (or
+ * another set of them, see `EFFECTS_DIR`) than the one asked for now; and builds it then. Tests
+ * (`__tests__`) do not change the build.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { readBrand } from "../src/content/read-brand";
 import { readTextVariable, readVariable } from "../supabase/functions/_shared/contract/variables";
@@ -45,23 +57,80 @@ export const BUILD_FILE = new RegExp(
   `^(?:${BUILD_FILES.map((glob) => glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")).join("|")})$`,
 );
 
-interface Newest {
-  file: string;
+/** A file the build read, as it was: its size and time (to skip hashing it again) and its content's hash. */
+interface InputFile {
+  size: number;
   mtimeMs: number;
+  sha256: string;
 }
+/** Every file the build reads, by its path from the root. */
+export type SiteInputs = Record<string, InputFile>;
 
-/** The most recently changed file under `target` (bounded depth; node_modules and dot folders skipped). */
-function newest(target: string, depth = 0): Newest | null {
-  if (!existsSync(target) || depth > 20) return null;
-  const stats = statSync(target);
-  if (stats.isFile()) return { file: target, mtimeMs: stats.mtimeMs };
-  let best: Newest | null = null;
+/** Every file under `target` (node_modules, dot folders and tests skipped), as paths from `root`. */
+function filesUnder(root: string, target: string, found: string[] = []): string[] {
+  if (!existsSync(target)) return found;
+  if (statSync(target).isFile()) {
+    found.push(path.relative(root, target).split(path.sep).join("/"));
+    return found;
+  }
   for (const entry of readdirSync(target, { withFileTypes: true })) {
     if (entry.name.startsWith(".") || entry.name === "node_modules" || entry.name === "__tests__") continue;
-    const found = newest(path.join(target, entry.name), depth + 1);
-    if (found && (!best || found.mtimeMs > best.mtimeMs)) best = found;
+    filesUnder(root, path.join(target, entry.name), found);
   }
-  return best;
+  return found;
+}
+
+/**
+ * The files the build reads now, each hashed unless `previous` has it with the same size and
+ * time (as git's index does): a file restored with an older time, or changed within the same
+ * second, differs from the record by its time, so it is hashed and compared.
+ */
+export function siteInputs(root: string, env: NodeJS.ProcessEnv, previous: SiteInputs = {}): SiteInputs {
+  const files = [
+    ...BUILD_FOLDERS.map((dir) => path.join(root, dir)),
+    effectsDir(env, root),
+    ...readdirSync(root)
+      .filter((name) => BUILD_FILE.test(name))
+      .map((name) => path.join(root, name)),
+  ].flatMap((source) => filesUnder(root, source));
+  const inputs: SiteInputs = {};
+  for (const file of new Set(files).values()) {
+    const { size, mtimeMs } = statSync(path.join(root, file));
+    const known = previous[file];
+    inputs[file] =
+      known && known.size === size && known.mtimeMs === mtimeMs
+        ? known
+        : {
+            size,
+            mtimeMs,
+            sha256: createHash("sha256")
+              .update(readFileSync(path.join(root, file)))
+              .digest("hex"),
+          };
+  }
+  return inputs;
+}
+
+/** What differs between the last build's inputs and today's, in one line, or null. */
+export function inputsChange(last: SiteInputs, now: SiteInputs): string | null {
+  const deleted = Object.keys(last).filter((file) => !(file in now));
+  const added = Object.keys(now).filter((file) => !(file in last));
+  const changed = Object.keys(now).filter((file) => file in last && last[file].sha256 !== now[file].sha256);
+  const renamed = new Map<string, string>();
+  for (const from of deleted) {
+    const to = added.find(
+      (file) => now[file].sha256 === last[from].sha256 && ![...renamed.values()].includes(file),
+    );
+    if (to) renamed.set(from, to);
+  }
+  const lines = [
+    ...[...renamed].map(([from, to]) => `${from} was renamed to ${to}`),
+    ...deleted.filter((file) => !renamed.has(file)).map((file) => `${file} was deleted`),
+    ...added.filter((file) => ![...renamed.values()].includes(file)).map((file) => `${file} was added`),
+    ...changed.map((file) => `${file} changed`),
+  ];
+  if (lines.length === 0) return null;
+  return `${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""} since the last build`;
 }
 
 /**
@@ -75,6 +144,15 @@ export function cacheFor(root: string, publicDir: string): string {
   return path.resolve(publicDir) === path.join(root, "public")
     ? path.join(root, ".cache")
     : `${path.resolve(publicDir)}-cache`;
+}
+
+/** Where a build folder's last build recorded its inputs: in its own Gatsby cache. */
+const inputsRecord = (root: string, publicDir: string) =>
+  path.join(cacheFor(root, publicDir), "site-inputs.json");
+
+function lastInputs(root: string, publicDir: string): SiteInputs | null {
+  const file = inputsRecord(root, publicDir);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as SiteInputs) : null;
 }
 
 /**
@@ -130,18 +208,12 @@ export function buildReason(
 ): string | null {
   const built = path.join(publicDir, "index.html");
   if (!existsSync(built)) return `${path.relative(root, built)} is missing`;
-  const sources = [
-    ...BUILD_FOLDERS.map((dir) => path.join(root, dir)),
-    effectsDir(env, root),
-    ...readdirSync(root)
-      .filter((name) => BUILD_FILE.test(name))
-      .map((name) => path.join(root, name)),
-  ];
   const mismatch = compilationMismatch(publicDir);
   if (mismatch) return mismatch;
-  const builtAt = statSync(built).mtimeMs;
-  const changed = sources.map((source) => newest(source)).find((found) => found && found.mtimeMs > builtAt);
-  if (changed) return `${path.relative(root, changed.file)} changed since the last build`;
+  const last = lastInputs(root, publicDir);
+  if (!last) return "no record of the files the last build read";
+  const changed = inputsChange(last, siteInputs(root, env, last));
+  if (changed) return changed;
   return publicationReason(root, publicDir, env);
 }
 
@@ -179,10 +251,12 @@ export function buildSiteIfStale(
   const shown = path.relative(root, publicDir) || publicDir;
   if (!reason) {
     console.log(
-      `The site is up to date: ${shown}/ is newer than its sources (src/, content/, static/, the configuration).`,
+      `The site is up to date: no file it is built from (src/, content/, static/, the configuration) changed since ${shown}/ was built.`,
     );
     return;
   }
+  // What the build reads, as it starts: a file changed during the build is seen by the next one.
+  const inputs = siteInputs(root, env, lastInputs(root, publicDir) ?? {});
   console.log(`Building the site into ${shown}/: ${reason}.`);
   // Gatsby's cache would keep the stale app data file (it rewrites it only for a new compilation).
   if (compilationMismatch(publicDir)) rmSync(cacheFor(root, publicDir), { recursive: true, force: true });
@@ -212,4 +286,6 @@ export function buildSiteIfStale(
       if (existsSync(cacheAside)) renameSync(cacheAside, defaultCache);
     }
   }
+  mkdirSync(cacheFor(root, publicDir), { recursive: true });
+  writeFileSync(inputsRecord(root, publicDir), JSON.stringify(inputs));
 }

@@ -1,6 +1,7 @@
 /**
- * `npm start`: builds the site when `public/index.html` is missing or older than any source
- * (src/, content/, static/, gatsby-*.ts), says which in one line, then starts the local stack.
+ * `npm start`: builds the site when `public/index.html` is missing or a file it is built from
+ * (src/, content/, static/, gatsby-*.ts, ...) was added, changed, deleted or renamed since the last
+ * build (`site-build.ts`), says which in one line, then starts the local stack.
  * Settings come from the environment and, for what it leaves unset, from `.env` when there is one.
  */
 import { parseArgs } from "node:util";

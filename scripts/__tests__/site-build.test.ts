@@ -11,14 +11,14 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildReason, buildSiteIfStale } from "../site-build.ts";
+import { buildReason, buildSiteIfStale, siteInputs } from "../site-build.ts";
 
 describe("whether npm start rebuilds the site", () => {
   let root: string;
-  const write = (file: string, secondsAgo: number) => {
+  const write = (file: string, secondsAgo: number, content = "x") => {
     const full = path.join(root, file);
     mkdirSync(path.dirname(full), { recursive: true });
-    writeFileSync(full, "x");
+    writeFileSync(full, content);
     const at = new Date(Date.now() - secondsAgo * 1000);
     utimesSync(full, at, at);
   };
@@ -31,26 +31,44 @@ describe("whether npm start rebuilds the site", () => {
       JSON.stringify({ today, effectsDir }),
     );
   };
+  /** A build that finished: its pages, and the record of the files it read (buildSiteIfStale's). */
+  const built = (buildEnv: NodeJS.ProcessEnv = env) => {
+    write("public/index.html", 100);
+    writeFileSync(path.join(root, ".cache", "site-inputs.json"), JSON.stringify(siteInputs(root, buildEnv)));
+  };
   beforeEach(() => {
     root = mkdtempSync(path.join(tmpdir(), "site-build-"));
     write("src/pages/index.tsx", 300);
     write("content/brand.yaml", 300);
+    write("content/effects/2026-11-20.yaml", 300, "title: Show up");
     write("gatsby-config.ts", 300);
     published("2026-11-21");
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it("builds when there is no build yet", () => {
+  it("builds when there is no build yet, or no record of what it read", () => {
     expect(buildReason(root, undefined, env)).toBe("public/index.html is missing");
+    write("public/index.html", 100);
+    expect(buildReason(root, undefined, env)).toBe("no record of the files the last build read");
   });
 
-  it("does not build when nothing changed since the last build", () => {
-    write("public/index.html", 100);
+  it("does not build when nothing changed since the last build, even a file saved again unchanged", () => {
+    built();
+    expect(buildReason(root, undefined, env)).toBeNull();
+    write("content/brand.yaml", 0);
     expect(buildReason(root, undefined, env)).toBeNull();
   });
 
+  it.each(["content/brand.yaml", "src/pages/index.tsx", "gatsby-config.ts"])(
+    "builds when %s changed since the last build",
+    (file) => {
+      built();
+      write(file, 10, "y");
+      expect(buildReason(root, undefined, env)).toBe(`${file} changed since the last build`);
+    },
+  );
+
   it.each([
-    "content/brand.yaml",
     "src/components/hero.tsx",
     "gatsby-ssr.tsx",
     "tailwind.config.js",
@@ -59,14 +77,32 @@ describe("whether npm start rebuilds the site", () => {
     "scripts/cms-admin.ts",
     "site-headers/security-headers.ts",
     "supabase/functions/_shared/contract/calendar-day.ts",
-  ])("builds when %s changed since the last build", (file) => {
-    write("public/index.html", 100);
+  ])("builds when %s was added since the last build", (file) => {
+    built();
     write(file, 10);
-    expect(buildReason(root, undefined, env)).toBe(`${file} changed since the last build`);
+    expect(buildReason(root, undefined, env)).toBe(`${file} was added since the last build`);
+  });
+
+  it("builds when an Effect was deleted, renamed, or restored from an older copy, whatever its time", () => {
+    built();
+    rmSync(path.join(root, "content/effects/2026-11-20.yaml"));
+    expect(buildReason(root, undefined, env)).toBe(
+      "content/effects/2026-11-20.yaml was deleted since the last build",
+    );
+    write("content/effects/2026-11-19.yaml", 600, "title: Show up");
+    expect(buildReason(root, undefined, env)).toBe(
+      "content/effects/2026-11-20.yaml was renamed to content/effects/2026-11-19.yaml since the last build",
+    );
+    rmSync(path.join(root, "content/effects/2026-11-19.yaml"));
+    // An older version put back, with a time before the build's.
+    write("content/effects/2026-11-20.yaml", 900, "title: Show up, an older draft");
+    expect(buildReason(root, undefined, env)).toBe(
+      "content/effects/2026-11-20.yaml changed since the last build",
+    );
   });
 
   it("builds when the last build published the Effects of another day", () => {
-    write("public/index.html", 100);
+    built();
     published("2026-11-20");
     expect(buildReason(root, undefined, env)).toBe(
       "the last build published the Effects up to 2026-11-20, not 2026-11-21",
@@ -74,20 +110,23 @@ describe("whether npm start rebuilds the site", () => {
   });
 
   it("builds when the last build read another set of Effects, and when it left no record", () => {
-    write("public/index.html", 100);
     write("e2e/fixtures/effects/2026-11-01.yaml", 300);
+    built({ ...env, EFFECTS_DIR: "e2e/fixtures/effects" });
     expect(buildReason(root, undefined, { ...env, EFFECTS_DIR: "e2e/fixtures/effects" })).toBe(
       "the last build published the Effects in content/effects, not e2e/fixtures/effects",
     );
-    rmSync(path.join(root, ".cache"), { recursive: true });
-    expect(buildReason(root, undefined, env)).toBe("no record of which Effects the last build published");
+    rmSync(path.join(root, ".cache", "effects-publication.json"));
+    expect(buildReason(root, undefined, { ...env, EFFECTS_DIR: "e2e/fixtures/effects" })).toBe(
+      "no record of which Effects the last build published",
+    );
   });
 
   it("builds when an Effect outside content/ changed, if the build reads them from there", () => {
     const fixtures = path.join(root, "e2e", "fixtures", "effects");
     published("2026-11-21", fixtures);
-    write("public/index.html", 100);
-    write("e2e/fixtures/effects/2026-11-01.yaml", 10);
+    write("e2e/fixtures/effects/2026-11-01.yaml", 300);
+    built({ ...env, EFFECTS_DIR: "e2e/fixtures/effects" });
+    write("e2e/fixtures/effects/2026-11-01.yaml", 10, "title: Edited");
     expect(buildReason(root, undefined, { ...env, EFFECTS_DIR: "e2e/fixtures/effects" })).toBe(
       "e2e/fixtures/effects/2026-11-01.yaml changed since the last build",
     );
@@ -108,15 +147,22 @@ describe("whether npm start rebuilds the site", () => {
       "public/page-data/app-data.json is not from the build that made the pages (every page would reload itself)",
     );
     appData("c4dd9bd0070fe8939a07");
-    expect(buildReason(root, undefined, env)).toBeNull();
+    expect(buildReason(root, undefined, env)).toBe("no record of the files the last build read");
   });
 
-  it("reads the publication record of another folder's build from that folder's own cache", () => {
+  it("reads the records of another folder's build from that folder's own cache", () => {
     write(".test-site/index.html", 100);
+    expect(buildReason(root, path.join(root, ".test-site"), env)).toBe(
+      "no record of the files the last build read",
+    );
+    mkdirSync(path.join(root, ".test-site-cache"));
+    writeFileSync(
+      path.join(root, ".test-site-cache", "site-inputs.json"),
+      JSON.stringify(siteInputs(root, env)),
+    );
     expect(buildReason(root, path.join(root, ".test-site"), env)).toBe(
       "no record of which Effects the last build published",
     );
-    mkdirSync(path.join(root, ".test-site-cache"));
     writeFileSync(
       path.join(root, ".test-site-cache", "effects-publication.json"),
       JSON.stringify({ today: "2026-11-21", effectsDir: path.join(root, "content", "effects") }),
@@ -125,7 +171,7 @@ describe("whether npm start rebuilds the site", () => {
   });
 
   it("ignores tests", () => {
-    write("public/index.html", 100);
+    built();
     write("src/pages/__tests__/index.test.tsx", 10);
     expect(buildReason(root, undefined, env)).toBeNull();
   });
