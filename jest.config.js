@@ -14,6 +14,8 @@ const nodeTransform = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // The default report, then each project's time and slowest files.
+  reporters: ["default", "<rootDir>/test/support/jest/project-times.js"],
   projects: [
     {
       displayName: "site",
