@@ -6,16 +6,7 @@
  * commands work on one the CLI migrated, as docs/deploying.md has the owner migrate Supabase's.
  */
 import { execFile } from "node:child_process";
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -27,6 +18,7 @@ import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../te
 import { fixtureEdition, publishEdition, seedConfirmed } from "../../test/support/effect-fixtures.ts";
 import { readOutbox, recipients } from "../../test/support/outbox.ts";
 import { ROOT } from "../../test/support/stack.ts";
+import { layCliProject, supabaseOnDatabase } from "../../test/support/supabase-cli.ts";
 import { migrate, MIGRATIONS_DIR, pendingMigrations } from "../migrations.ts";
 import { createPgliteExecutor } from "../pglite-executor.ts";
 import { splitStatements } from "../sql-statements.ts";
@@ -242,7 +234,6 @@ describe("a read-only command's answer to a database that lacks migrations", () 
 
 const serverUrl = testPostgresUrl();
 (serverUrl ? describe : describe.skip)("the runner and the Supabase CLI on PostgreSQL", () => {
-  const SUPABASE = path.join(ROOT, "node_modules/.bin/supabase");
   const DATE = "2026-11-23";
   const SITE = "https://www.thepurposeeffect.example";
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -266,23 +257,8 @@ const serverUrl = testPostgresUrl();
   }
 
   /** A folder the CLI works in, as the repository is: `supabase/config.toml` and the migrations. */
-  function cliProject(migrations: string): string {
-    const project = temporaryDir("supabase-cli-");
-    mkdirSync(path.join(project, "supabase"));
-    symlinkSync(migrations, path.join(project, "supabase/migrations"));
-    copyFileSync(path.join(ROOT, "supabase/config.toml"), path.join(project, "supabase/config.toml"));
-    return project;
-  }
-
-  /** `supabase ARGS --db-url URL` run in `project`; the test server speaks no TLS. */
-  async function supabase(project: string, args: string[], url: string) {
-    const dbUrl = new URL(url);
-    dbUrl.searchParams.set("sslmode", "disable");
-    return execFileAsync(SUPABASE, [...args, "--db-url", dbUrl.toString()], {
-      cwd: project,
-      encoding: "utf8",
-    });
-  }
+  const cliProject = (migrations: string) => layCliProject(temporaryDir("supabase-cli-"), migrations);
+  const supabase = supabaseOnDatabase;
 
   /** `npm run SCRIPT -- ARGS`, as the owner types it. */
   async function npmRun(script: string, args: string[], env: Record<string, string>): Promise<string> {
