@@ -331,7 +331,7 @@ describe("npm run doctor", () => {
     expect(texts).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
-          /^fail send-confirmation, confirm-subscription, unsubscribe, mail-events, cms-auth would not start: ALLOWED_ORIGINS holds http:\/\/www\.purpose\.example/,
+          /^fail send-confirmation, confirm-subscription, unsubscribe, mail-events, cms-auth would not start: ALLOWED_ORIGINS's 1st entry is not https/,
         ),
         expect.stringMatching(/^fail send-effect would not start: SEND_EFFECT_KEY must be set on Supabase/),
       ]),

@@ -19,7 +19,7 @@ describe("the local stack's settings", () => {
     });
     expect(parseLocalEnv({ PORT: "" }).port).toBe(8000);
     expect(() => parseLocalEnv({ PORT: "80.5" })).toThrow(
-      'PORT must be a whole number from 0 to 65535 (got "80.5")',
+      "PORT must be a whole number from 0 to 65535: it has a fraction",
     );
   });
 

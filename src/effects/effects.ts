@@ -123,7 +123,7 @@ export function publicationDay(
   const override = readVariable(env, "EFFECTS_TODAY");
   if (override) {
     if (!isCalendarDay(override)) {
-      throw new Error(`EFFECTS_TODAY must be a day written YYYY-MM-DD, e.g. 2026-11-21 (got "${override}")`);
+      throw new Error("EFFECTS_TODAY must be a day written YYYY-MM-DD, e.g. 2026-11-21");
     }
     return override;
   }

@@ -8,6 +8,7 @@
 import {
   ConfigError,
   type Env,
+  parseUrlSetting,
   readNumberVariable,
   readVariable,
   type VariableName,
@@ -84,11 +85,12 @@ function readMailEvents(env: Env): MailEventsConfig {
     .split(",")
     .map((arn) => arn.trim())
     .filter(Boolean);
-  for (const arn of sesTopicArns)
+  sesTopicArns.forEach((arn, index) => {
     if (!TOPIC_ARN.test(arn))
       throw new ConfigError(
-        `SES_TOPIC_ARN holds "${arn}", which is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)`,
+        `SES_TOPIC_ARN's ${ordinal(index)} entry is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)`,
       );
+  });
   const dsnSecret = readVariable(env, "DSN_WEBHOOK_SECRET") ?? null;
   if (dsnSecret !== null && dsnSecret.length < MIN_DSN_SECRET_LENGTH)
     throw new ConfigError(
@@ -96,7 +98,7 @@ function readMailEvents(env: Env): MailEventsConfig {
     );
   const allowV1 = readVariable(env, "SNS_ALLOW_SIGNATURE_V1");
   if (allowV1 !== undefined && allowV1 !== "1" && allowV1 !== "0")
-    throw new ConfigError(`SNS_ALLOW_SIGNATURE_V1 must be 1 or 0 (got "${allowV1}")`);
+    throw new ConfigError("SNS_ALLOW_SIGNATURE_V1 must be 1 or 0");
   return {
     resendSecret,
     sesTopicArns,
@@ -143,16 +145,14 @@ function readCmsAuth(env: Env): CmsAuthConfig | null {
   };
 }
 
+/** "1st", "2nd", ...: which entry of a list setting is wrong, without repeating it. */
+const ordinal = (index: number): string => `${index + 1}${["st", "nd", "rd"][index] ?? "th"}`;
+
 function readUrl(env: Env, name: VariableName, fallback: string): string {
   const raw = readVariable(env, name) ?? fallback;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
-  }
+  const url = parseUrlSetting(name, raw, "it must be an absolute http(s) URL such as https://example.com");
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+    throw new ConfigError(`${name} must be an http(s) URL`);
   }
   // Links are built as `${base}/?confirm=...`, so keep the path but drop a trailing slash.
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
@@ -165,7 +165,7 @@ function readOrigins(env: Env, siteUrl: string): string[] {
     .split(",")
     .map((origin) => origin.trim())
     .filter(Boolean)
-    .map((origin) => {
+    .map((origin, index) => {
       let url: URL | undefined;
       try {
         url = new URL(origin);
@@ -176,7 +176,7 @@ function readOrigins(env: Env, siteUrl: string): string[] {
       // sandboxed frame on any site sends. Only http(s) origins are allowed.
       if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
         throw new ConfigError(
-          `ALLOWED_ORIGINS holds "${origin}", which is not an origin like https://example.com (scheme included)`,
+          `ALLOWED_ORIGINS's ${ordinal(index)} entry is not an origin like https://example.com (scheme included)`,
         );
       }
       return url.origin;
@@ -185,11 +185,12 @@ function readOrigins(env: Env, siteUrl: string): string[] {
   // On Supabase the site is public: an http origin is one anyone on the path can impersonate,
   // and it would be handed the editor's token and the signup's CORS.
   if (supabaseProjectUrl(env))
-    for (const origin of allowed)
+    allowed.forEach((origin, index) => {
       if (!origin.startsWith("https://") && !LOOPBACK.has(new URL(origin).hostname))
         throw new ConfigError(
-          `${origins.length > 0 ? "ALLOWED_ORIGINS holds" : "SITE_URL gives the origin"} ${origin}: on Supabase the site's origins must be https (or on this machine: localhost)`,
+          `${origins.length > 0 ? `ALLOWED_ORIGINS's ${ordinal(index)} entry` : "SITE_URL"} is not https: on Supabase the site's origins must be https (or on this machine: localhost)`,
         );
+    });
   return allowed;
 }
 
@@ -198,7 +199,7 @@ function requireHttpsWhenHosted(env: Env, name: VariableName, url: string): stri
   const parsed = new URL(url);
   if (supabaseProjectUrl(env) && parsed.protocol === "http:" && !LOOPBACK.has(parsed.hostname))
     throw new ConfigError(
-      `${name} is ${url}: on Supabase it must be https (only a stand-in on loopback may be http)`,
+      `${name} is http: on Supabase it must be https (only a stand-in on loopback may be http)`,
     );
   return url;
 }

@@ -659,9 +659,30 @@ export type VariableName = (typeof VARIABLES)[number]["name"];
 
 export type Env = Record<string, string | undefined>;
 
+/**
+ * A setting that cannot be used. Its message names the variable and says what is wrong, never the
+ * value: the error reaches the function's log, and a value may be a secret (SMTP_URL's password).
+ */
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
+
+/**
+ * A URL setting, parsed. A value that is no URL is a `ConfigError` that does not repeat it: the
+ * runtime's own `TypeError` does (Deno: `Invalid URL: 'smtps://user:<password>@…'`; Node keeps it
+ * as the error's `input`, which a log of the error object prints). `shape` says what is expected.
+ */
+export function parseUrlSetting(name: string, value: string, shape: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a URL: ${shape}`);
+  }
+}
+
+/** What to say of a URL whose user name or password may hold a character a URL gives a meaning. */
+export const URL_CREDENTIALS_HINT =
+  "a / ? # @ : or % in the user name or password must be percent-encoded (encodeURIComponent: / is %2F)";
 
 const byName = new Map<string, Variable>(VARIABLES.map((variable) => [variable.name, variable]));
 
@@ -690,14 +711,19 @@ export function readNumberVariable(env: Env, name: VariableName, optional?: "opt
   }
   const value = Number(raw);
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
-  if (
-    !Number.isFinite(value) ||
-    value < range.min ||
-    value > max ||
-    (range.integer && !Number.isInteger(value))
-  )
+  // What is wrong, in words: the value itself is not repeated (ConfigError).
+  const problem = !Number.isFinite(value)
+    ? "it is not a number"
+    : value < range.min
+      ? `it is less than ${range.min}`
+      : value > max
+        ? `it is more than ${max}`
+        : range.integer && !Number.isInteger(value)
+          ? "it has a fraction"
+          : null;
+  if (problem)
     throw new ConfigError(
-      `${name} must be ${range.integer ? "a whole number" : "a number"} from ${range.min} to ${max} (got "${raw}")`,
+      `${name} must be ${range.integer ? "a whole number" : "a number"} from ${range.min} to ${max}: ${problem}`,
     );
   return value;
 }

@@ -16,7 +16,14 @@
 import process from "node:process";
 import { Hono } from "hono";
 import { type BackendHost, createBackend } from "../backend.ts";
-import { ConfigError, type Env, readNumberVariable, readVariable } from "../contract/variables.ts";
+import {
+  ConfigError,
+  type Env,
+  parseUrlSetting,
+  readNumberVariable,
+  readVariable,
+  URL_CREDENTIALS_HINT,
+} from "../contract/variables.ts";
 import { cpuClock } from "../cpu-clock.ts";
 import { createPostgresExecutor } from "../db/postgres-executor.ts";
 import { publishedSite } from "../effect-sending/edition-source.ts";
@@ -63,10 +70,16 @@ export function serveBackend(env: Env, options: DenoHostOptions): void {
     if (!stop.signal.aborted) log.warn(`the worker is about to stop (${reason}): no more work is claimed`);
     stop.abort(reason);
   });
-  const databaseUrl =
-    readVariable(env, "SUPABASE_DB_URL") ?? readVariable(env, "DATABASE_URL") ?? options.databaseUrl;
+  const databaseSetting = readVariable(env, "SUPABASE_DB_URL") ? "SUPABASE_DB_URL" : "DATABASE_URL";
+  const databaseUrl = readVariable(env, databaseSetting) ?? options.databaseUrl;
   if (!databaseUrl)
     throw new ConfigError("No database: SUPABASE_DB_URL (set by Supabase) or DATABASE_URL is required");
+  // Checked here, not by the driver, whose URL error repeats the URL and its password.
+  parseUrlSetting(
+    databaseSetting,
+    databaseUrl,
+    `it must be a postgresql:// URL, where ${URL_CREDENTIALS_HINT}`,
+  );
   // `FUNCTION_PORT`: plain `deno run` (the tests) listens on 127.0.0.1 there.
   const port = readNumberVariable(env, "FUNCTION_PORT", "optional");
 

@@ -32,7 +32,7 @@ const SEND_AT = /^([01]\d|2[0-3]):([0-5]\d)$/;
 export function parseSendingConfig(env: Env): SendingConfig {
   const sendAt = readVariable(env, "SEND_AT") ?? null;
   if (sendAt !== null && !SEND_AT.test(sendAt))
-    throw new ConfigError(`SEND_AT must be a time of day as HH:MM, e.g. 06:30 (got "${sendAt}")`);
+    throw new ConfigError("SEND_AT must be a time of day as HH:MM, e.g. 06:30");
   return {
     ratePerSecond: readNumberVariable(env, "MAIL_RATE_PER_SECOND"),
     maxConnections: readNumberVariable(env, "SMTP_MAX_CONNECTIONS"),

@@ -6,6 +6,7 @@
  * IPv6 clients are counted by their /64: one home or one server gets a whole /64, so counting
  * single addresses would let one client rotate through 2^64 of them.
  */
+import { ConfigError } from "../contract/variables.ts";
 
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 const IPV6 = /^[0-9a-f:.]+$/i;
@@ -77,9 +78,7 @@ export function parseTrustedHops(value: string | undefined): number {
   if (text === "true") return 1;
   const hops = Number(text);
   if (!Number.isInteger(hops) || hops < 0 || hops > 10)
-    throw new Error(
-      `TRUST_PROXY must be the number of proxies in front of the stack, 0 to 10 (got "${value}")`,
-    );
+    throw new ConfigError("TRUST_PROXY must be the number of proxies in front of the stack, 0 to 10");
   return hops;
 }
 

@@ -139,8 +139,8 @@ export function claimOfAddress(settings: BounceSettings, address: string): Bounc
 export function parseBounceAddress(value: string): { local: string; domain: string } | string {
   const match = /^([A-Za-z0-9._-]+)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)$/.exec(value);
   if (!match)
-    return `"${value}" is not a plain address like bounces@mail.example (letters, digits, . _ - before the @)`;
+    return "it is not a plain address like bounces@mail.example (letters, digits, . _ - before the @)";
   if (match[1].length > MAX_BOUNCE_LOCAL_PART)
-    return `its local part "${match[1]}" is longer than ${MAX_BOUNCE_LOCAL_PART} characters: with +<token> it would pass the 64 of RFC 5321`;
+    return `its part before the @ is longer than ${MAX_BOUNCE_LOCAL_PART} characters: with +<token> it would pass the 64 of RFC 5321`;
   return { local: match[1], domain: match[2].toLowerCase() };
 }

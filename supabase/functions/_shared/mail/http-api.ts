@@ -4,7 +4,7 @@
  * Whatever is still failing when the time is up is thrown as a temporary `MailApiError`, which
  * the senders already retry later with backoff (the Effect's deliveries, the mail queue's jobs).
  */
-import { ConfigError } from "../contract/variables.ts";
+import { ConfigError, parseUrlSetting } from "../contract/variables.ts";
 import { MailApiError } from "./smtp-failure.ts";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -14,15 +14,10 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
  * the tests). A key or a signed mail sent in clear to another host would be readable on the way.
  */
 export function apiBaseUrl(value: string, variableName: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`${variableName} must be a URL such as https://api.example.com (got "${value}")`);
-  }
+  const url = parseUrlSetting(variableName, value, "it must be a URL such as https://api.example.com");
   if (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname))) return url;
   throw new ConfigError(
-    `${variableName} must be https:// (plain http:// only to 127.0.0.1 or localhost, a stand-in); got "${url.origin}"`,
+    `${variableName} must be https:// (plain http:// only to 127.0.0.1 or localhost, a stand-in)`,
   );
 }
 

@@ -15,6 +15,7 @@
  * out with backoff within a bounded time: a throttled request was not accepted.
  */
 import { AwsClient } from "aws4fetch";
+import { ConfigError } from "../contract/variables.ts";
 import {
   type Answer,
   answerBody,
@@ -103,7 +104,7 @@ export interface SesOptions {
 
 export function createSesMailer(options: SesOptions): Mailer {
   if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(options.region))
-    throw new Error(`SES_REGION must be an AWS region such as eu-west-1 (got "${options.region}")`);
+    throw new ConfigError("SES_REGION must be an AWS region such as eu-west-1");
   const base = apiBaseUrl(options.apiUrl ?? `https://email.${options.region}.amazonaws.com`, "SES_API_URL");
   const policy = { ...DEFAULT_RETRY, ...options.retry };
   // Service and region named, not guessed from the host (a stand-in's is 127.0.0.1); no retries

@@ -12,6 +12,7 @@
  */
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
+import { ConfigError, parseUrlSetting, URL_CREDENTIALS_HINT } from "../contract/variables.ts";
 import type { MailMessage, Mailer } from "./mailer.ts";
 
 /**
@@ -36,18 +37,35 @@ export interface SmtpOptions {
   pooled?: { maxConnections: number };
 }
 
-export function createSmtpMailer(smtpUrl: string, options: SmtpOptions = {}): Mailer {
-  const url = new URL(smtpUrl);
-  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
-    throw new Error(`SMTP_URL must start with smtp:// or smtps:// (got "${url.protocol}//...")`);
+/**
+ * SMTP_URL, read for nodemailer. It holds the password, so no error here repeats it, nor lets the
+ * URL parser's own error through (Deno's says `Invalid URL: 'smtps://user:<password>@…'`).
+ */
+function readSmtpUrl(smtpUrl: string): { url: URL; connection: ReturnType<typeof parseConnectionUrl> } {
+  const url = parseUrlSetting(
+    "SMTP_URL",
+    smtpUrl,
+    `write it as smtps://user:password@host:465, where ${URL_CREDENTIALS_HINT}`,
+  );
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:")
+    throw new ConfigError("SMTP_URL must start with smtp:// or smtps://");
+  if (!url.hostname) throw new ConfigError("SMTP_URL names no host: smtps://user:password@host:465");
+  try {
+    return { url, connection: parseConnectionUrl(smtpUrl) };
+  } catch {
+    throw new ConfigError(`SMTP_URL cannot be read: ${URL_CREDENTIALS_HINT}`);
   }
+}
+
+export function createSmtpMailer(smtpUrl: string, options: SmtpOptions = {}): Mailer {
+  const { url, connection } = readSmtpUrl(smtpUrl);
   const { pooled } = options;
   // Not `{ url, ...timeouts }`: given a `url`, nodemailer drops every other option. The URL's own
   // query options (`?socketTimeout=...`) still win over these defaults.
   const transport = nodemailer.createTransport({
     ...(options.timeouts ?? SMTP_TIMEOUTS),
     ...(pooled ? { pool: true, maxConnections: pooled.maxConnections, maxMessages: Infinity } : {}),
-    ...parseConnectionUrl(smtpUrl),
+    ...connection,
   });
   const port = url.port || (url.protocol === "smtps:" ? "465" : "587");
   return {

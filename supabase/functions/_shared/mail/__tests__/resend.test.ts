@@ -167,9 +167,7 @@ describe("the Resend transport", () => {
   it("refuses a plain-http RESEND_API_URL that is not this machine", () => {
     expect(() =>
       createResendMailer({ apiKey: "re_x", apiUrl: "http://example.com", requestsPerSecond: 2 }),
-    ).toThrow(
-      'RESEND_API_URL must be https:// (plain http:// only to 127.0.0.1 or localhost, a stand-in); got "http://example.com"',
-    );
+    ).toThrow("RESEND_API_URL must be https:// (plain http:// only to 127.0.0.1 or localhost, a stand-in)");
     expect(() =>
       createResendMailer({ apiKey: "re_x", apiUrl: "https://api.resend.com", requestsPerSecond: 2 }),
     ).not.toThrow();
