@@ -72,7 +72,7 @@ const TRANSPORTS: readonly Transport[] = [
   {
     variable: "RESEND_API_KEY",
     example: "RESEND_API_KEY=re_...",
-    cpuCost: { perRequest: 8, perMail: 0.35, perKib: 0.03 },
+    cpuCost: { perRequest: 8, perMail: 0.22, perKib: 0.03 },
     create: (apiKey, { pace }, env) => {
       const requestsPerSecond = readNumberVariable(env, "RESEND_REQUESTS_PER_SECOND");
       return createResendMailer({
