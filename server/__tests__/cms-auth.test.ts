@@ -187,7 +187,28 @@ forEachBackend("cms-auth on %s", { deno: true, gateway: true }, (backend, server
 
     const garbage = await late.open("/functions/v1/cms-auth/callback?code=abc&state=%3Cscript%3E");
     expect(landing(garbage, stack)).toEqual({ error: "malformed" });
+    // A signature of a length no base64 has.
+    const unreadable = await late.open(
+      `/functions/v1/cms-auth/callback?code=abc&state=${id}.${expiry}.abcde`,
+    );
+    expect(landing(unreadable, stack)).toEqual({ error: "malformed" });
     expect(github.tokens.length).toBe(tokensBefore);
+  });
+
+  it("answers an origin cookie it did not set with 400 and the contract's error body, not a 500", async () => {
+    const popup = new Popup(stack);
+    const started = await popup.open("/functions/v1/cms-auth?provider=github");
+    const state = new URL(started.headers.get("location") ?? "").searchParams.get("state");
+    const tampered = popup.cookie.replace(/cms_auth_origin=[^;]*/, "cms_auth_origin=%E0%A4%A");
+    expect(tampered).not.toBe(popup.cookie);
+    const answer = await fetch(`${stack.url}/functions/v1/cms-auth/callback?code=abc&state=${state}`, {
+      redirect: "manual",
+      headers: { cookie: tampered },
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      error: { code: "invalid_cookie", message: expect.any(String) },
+    });
   });
 
   it("says so when the editor cancels on GitHub or GitHub refuses the code, with no token", async () => {

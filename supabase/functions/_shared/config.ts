@@ -160,6 +160,23 @@ function readUrl(env: Env, name: VariableName, fallback: string): string {
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/**
+ * A host that is this machine, however written: `localhost` and its subdomains, 127.0.0.0/8, the
+ * unspecified addresses (a connection to 0.0.0.0 reaches this machine) and IPv6's own forms.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === "0.0.0.0" ||
+    host === "[::1]" ||
+    host === "[::]" ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
+  );
+}
+
 function readOrigins(env: Env, siteUrl: string): string[] {
   const origins = (readVariable(env, "ALLOWED_ORIGINS") ?? "")
     .split(",")
@@ -181,17 +198,32 @@ function readOrigins(env: Env, siteUrl: string): string[] {
       }
       return url.origin;
     });
-  const allowed = origins.length > 0 ? origins : [new URL(siteUrl).origin];
-  // On Supabase the site is public: an http origin is one anyone on the path can impersonate,
-  // and it would be handed the editor's token and the signup's CORS.
-  if (supabaseProjectUrl(env))
-    allowed.forEach((origin, index) => {
-      if (!origin.startsWith("https://") && !LOOPBACK.has(new URL(origin).hostname))
+  // On Supabase the site is public. An http origin is one anyone on the path can impersonate; a
+  // loopback one is whatever listens on an editor's own machine (a dev server, any local app).
+  // Either would get the signup's CORS and, through cms-auth, which ends the sign-in on the origin
+  // /admin/ was opened on (else SITE_URL's), the editor's one-time code for their GitHub token.
+  // The local stack (and `supabase functions serve`, whose SUPABASE_URL is http) keeps them.
+  if (supabaseProjectUrl(env)) {
+    const problem = (url: URL) =>
+      url.protocol !== "https:"
+        ? "is not https"
+        : isLoopbackHost(url.hostname)
+          ? "is this machine (loopback)"
+          : null;
+    const siteProblem = problem(new URL(siteUrl));
+    if (siteProblem)
+      throw new ConfigError(
+        `SITE_URL ${siteProblem}: on Supabase it must be the site's public https address`,
+      );
+    origins.forEach((origin, index) => {
+      const originProblem = problem(new URL(origin));
+      if (originProblem)
         throw new ConfigError(
-          `${origins.length > 0 ? `ALLOWED_ORIGINS's ${ordinal(index)} entry` : "SITE_URL"} is not https: on Supabase the site's origins must be https (or on this machine: localhost)`,
+          `ALLOWED_ORIGINS's ${ordinal(index)} entry ${originProblem}: on Supabase each must be a public https origin of the site`,
         );
     });
-  return allowed;
+  }
+  return origins.length > 0 ? origins : [new URL(siteUrl).origin];
 }
 
 /** On Supabase a service the functions send secrets to is reached over https, or a stand-in on this machine. */

@@ -187,14 +187,40 @@ describe("the functions' environment on Supabase", () => {
 
   it("refuses an http origin for the site, which would get the signup's CORS and the editor's token", () => {
     expect(() => parseConfig({ ...hosted, ALLOWED_ORIGINS: "https://a.example,http://b.example" })).toThrow(
-      "ALLOWED_ORIGINS's 2nd entry is not https: on Supabase the site's origins must be https (or on this machine: localhost)",
+      "ALLOWED_ORIGINS's 2nd entry is not https: on Supabase each must be a public https origin of the site",
     );
     expect(() => parseConfig({ ...hosted, SITE_URL: "http://www.example.com" })).toThrow(
-      "SITE_URL is not https: on Supabase the site's origins must be https (or on this machine: localhost)",
+      "SITE_URL is not https: on Supabase it must be the site's public https address",
     );
+  });
+
+  it("refuses an origin on the editor's own machine, where a sign-in code would reach whatever listens", () => {
+    for (const origin of [
+      "http://localhost:8000",
+      "https://localhost:8443",
+      "https://app.localhost",
+      "http://127.0.0.1:8000",
+      "https://127.1.2.3",
+      "https://[::1]:8000",
+      "https://[::ffff:127.0.0.1]",
+      "https://0.0.0.0:8000",
+    ]) {
+      expect(() => parseConfig({ ...hosted, ALLOWED_ORIGINS: `https://a.example,${origin}` })).toThrow(
+        /^ALLOWED_ORIGINS's 2nd entry is (not https|this machine \(loopback\)): on Supabase/,
+      );
+      expect(() => parseConfig({ ...hosted, SITE_URL: origin })).toThrow(/^SITE_URL is /);
+    }
+    // Even beside a public ALLOWED_ORIGINS: cms-auth falls back to SITE_URL's origin.
+    expect(() =>
+      parseConfig({ ...hosted, SITE_URL: "https://localhost", ALLOWED_ORIGINS: "https://a.example" }),
+    ).toThrow("SITE_URL is this machine (loopback): on Supabase it must be the site's public https address");
+    // The local stack, and a local `supabase functions serve`, keep them.
     expect(
-      parseConfig({ ...hosted, ALLOWED_ORIGINS: "https://a.example,http://localhost:8000" }).allowedOrigins,
-    ).toEqual(["https://a.example", "http://localhost:8000"]);
+      parseConfig({ ALLOWED_ORIGINS: "http://localhost:8000,http://127.0.0.1:8000" }).allowedOrigins,
+    ).toEqual(["http://localhost:8000", "http://127.0.0.1:8000"]);
+    expect(
+      parseConfig({ SUPABASE_URL: "http://kong:8000", SITE_URL: "http://127.0.0.1:3000" }).allowedOrigins,
+    ).toEqual(["http://127.0.0.1:3000"]);
   });
 
   it("refuses an http CMS_GITHUB_URL off loopback, and takes a stand-in on loopback", () => {

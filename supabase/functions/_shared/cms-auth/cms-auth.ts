@@ -122,7 +122,7 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
     },
 
     async callback(request) {
-      const origin = allowedOrigin(decodeURIComponent(readCookie(request, ORIGIN_COOKIE) ?? ""));
+      const origin = allowedOrigin(readOriginCookie(request));
       const refused = (reason: CmsSignInReason) => toPage(origin, `error=${reason}`);
       if (!config || !key) return refused("not_configured");
       const params = new URL(request.url).searchParams;
@@ -225,6 +225,22 @@ export function createCmsAuth(deps: CmsAuthDeps): CmsAuth {
     }
     log.error(`cms-auth: GitHub's token endpoint answered ${response.status} without a token`);
     return { failure: "github_unreachable" };
+  }
+}
+
+/**
+ * The origin `start` kept in its cookie, percent-encoded. One that does not decode was not written
+ * by `start` (a browser sends back what it was given): a 400 with the contract's error body, not a
+ * bug's 500. One that decodes but is no origin of the site is still only ever an unknown origin:
+ * `allowedOrigin` then ends the sign-in on SITE_URL's.
+ */
+function readOriginCookie(request: Request): string {
+  try {
+    return decodeURIComponent(readCookie(request, ORIGIN_COOKIE) ?? "");
+  } catch {
+    throw new Refusal(400, "invalid_cookie", "The sign-in's cookie is not one this site set.", {
+      outcome: "invalid_cookie:origin",
+    });
   }
 }
 

@@ -137,7 +137,7 @@ export const VARIABLES = [
     group: "The newsletter functions (the local stack and Supabase)",
     readers: STACK_AND_FUNCTIONS,
     description:
-      "The origins allowed to call the functions from a browser (comma-separated, scheme included); the editor's sign-in ends on the one /admin/ was opened on. On Supabase each must be https (or localhost), else every function refuses to start.",
+      "The origins allowed to call the functions from a browser (comma-separated, scheme included); the editor's sign-in ends on the one /admin/ was opened on. On Supabase each (and SITE_URL) must be https and not this machine (localhost, 127.0.0.1), else every function refuses to start.",
     unset: "SITE_URL's origin",
   },
   {

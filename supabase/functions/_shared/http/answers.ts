@@ -17,6 +17,7 @@ export type ErrorCode =
   | "invalid_email"
   | "invalid_token"
   | "invalid_code"
+  | "invalid_cookie"
   | "code_used"
   | "unknown_token"
   | "expired_token"
