@@ -5,7 +5,12 @@
 import type { ParsedMail } from "mailparser";
 import { createServer, type Server, type Socket } from "node:net";
 import { eventually } from "../../test/support/eventually.ts";
+import { parseConfig } from "../../supabase/functions/_shared/config.ts";
+import { confirmationMail } from "../../supabase/functions/_shared/mail/confirmation-mail.ts";
+import { mailSettings } from "../../supabase/functions/_shared/mail/list-headers.ts";
 import { createSmtpMailer } from "../../supabase/functions/_shared/mail/smtp.ts";
+import { contentIdentity } from "../../test/support/effect-fixtures.ts";
+import { HOSTILE_SENDER_NAMES, shownName } from "../../test/support/mailboxes.ts";
 import { freePort } from "../../test/support/free-port.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { linkIn, oneClickUrl, rawHeader, recipients } from "../../test/support/outbox.ts";
@@ -69,6 +74,37 @@ describe("confirmation mail over SMTP", () => {
     });
     expect(unsubscribe.status).toBe(200);
     expect(await stack.server.backend.admin.countByStatus()).toMatchObject({ unsubscribed: 1 });
+  });
+});
+
+describe("the sender's name from the site (sender.json) over SMTP", () => {
+  it("is one mailbox with our address, in the From header and the envelope, whatever the name", async () => {
+    const smtp = await createSmtpCapture();
+    const mailer = createSmtpMailer(smtp.url);
+    try {
+      // No MAIL_FROM and no BOUNCE_ADDRESS: the From is the newsletter's name at the site's host,
+      // and the envelope sender is taken from it.
+      const config = parseConfig({ SITE_URL: "https://thepurposeeffect.example" });
+      for (const name of HOSTILE_SENDER_NAMES)
+        await mailer.send(
+          confirmationMail(mailSettings(config, { ...contentIdentity(), newsletterName: name }), {
+            to: "ann@example.com",
+            confirmToken: "c".repeat(43),
+            unsubscribeToken: "u".repeat(43),
+            expiresAt: new Date("2026-11-23T12:00:00Z"),
+          }),
+        );
+      const mails = await smtp.waitForMails(HOSTILE_SENDER_NAMES.length);
+      const address = "newsletter@thepurposeeffect.example";
+      for (const [index, name] of HOSTILE_SENDER_NAMES.entries()) {
+        expect(mails[index].envelope).toEqual({ from: address, to: ["ann@example.com"] });
+        expect(mails[index].from?.value).toEqual([{ name: shownName(name), address }]);
+        expect(rawHeader(mails[index], "Bcc")).toBeUndefined();
+      }
+    } finally {
+      await mailer.close?.();
+      await smtp.stop();
+    }
   });
 });
 
@@ -176,7 +212,7 @@ describe("an SMTP server that accepts the connection and then says nothing", () 
   });
 
   const message = {
-    from: "a@example.com",
+    from: { name: "", address: "a@example.com" },
     to: "b@example.com",
     subject: "s",
     text: "t",

@@ -5,6 +5,8 @@
  *   (https://resend.com/docs/api-reference/errors);
  * - `POST /emails` and `POST /emails/batch`, at most 100 mails a batch, each with from, to and
  *   subject, else 422 `validation_error` (https://resend.com/docs/api-reference/emails/send-batch-emails);
+ *   a `from` that is not one mailbox (`email@example.com` or `Name <email@example.com>`, read as
+ *   RFC 5322 reads it) is a 422 `validation_error` too;
  * - `Idempotency-Key`: 1 to 256 characters (400 `invalid_idempotency_key`); the same key with the
  *   same body answers the first answer again without sending; with another body, 409
  *   `invalid_idempotent_request`; while the first is in flight, 409 `concurrent_idempotent_requests`
@@ -15,6 +17,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import addressparser from "nodemailer/lib/addressparser/index.js";
 import { readBody, serveOnLoopback } from "./loopback-http.ts";
 
 export interface ResendMail {
@@ -80,6 +83,12 @@ const json = (
 const error = (response: ServerResponse, status: number, name: string, message: string, headers = {}) =>
   json(response, status, { statusCode: status, name, message }, headers);
 
+/** One address with an optional name, as RFC 5322 reads the text: no list, no group. */
+export function isOneMailbox(text: string): boolean {
+  const parsed = addressparser(text);
+  return parsed.length === 1 && "address" in parsed[0] && /^[^@\s]+@[^@\s]+$/.test(parsed[0].address);
+}
+
 export async function startResendStandIn(options: ResendStandInOptions = {}): Promise<ResendStandIn> {
   const apiKey = options.apiKey ?? `re_test_${randomUUID()}`;
   const mails: ResendMail[] = [];
@@ -96,6 +105,8 @@ export async function startResendStandIn(options: ResendStandInOptions = {}): Pr
     if (typeof email !== "object" || email === null) return "each email must be an object";
     const { from, to, subject } = email as Record<string, unknown>;
     if (typeof from !== "string" || !from) return "The `from` field is missing.";
+    if (!isOneMailbox(from))
+      return "Invalid `from` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.";
     if (typeof subject !== "string" || !subject) return "The `subject` field is missing.";
     const recipients = Array.isArray(to) ? to : [to];
     if (recipients.length === 0 || recipients.some((address) => typeof address !== "string" || !address))

@@ -8,13 +8,16 @@
  * - `Content.Raw.Data` is base64 MIME (https://docs.aws.amazon.com/ses/latest/dg/send-email-raw.html),
  *   parsed with mailparser so a test reads the headers that arrived;
  * - past `sendsPerSecond`, 429 `TooManyRequestsException` (SES sends no retry-after);
- *   a refused recipient is 400 `MessageRejected`. Errors name their type in `x-amzn-ErrorType`.
+ *   a refused recipient is 400 `MessageRejected`. Errors name their type in `x-amzn-ErrorType`;
+ * - `FromEmailAddress` is one mailbox, its name in ASCII (SES: non-ASCII as RFC 2047 encoded-words),
+ *   else 400 `BadRequestException`.
  * Every mail it accepted is recorded once.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AwsV4Signer } from "aws4fetch";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { readBody, serveOnLoopback } from "./loopback-http.ts";
+import { isOneMailbox } from "./resend-stand-in.ts";
 
 export interface SesMail {
   from: string;
@@ -123,6 +126,14 @@ export async function startSesStandIn(options: SesStandInOptions = {}): Promise<
       Destination?: { ToAddresses?: string[] };
       Content?: { Raw?: { Data?: string } };
     };
+    const from = input.FromEmailAddress;
+    if (from !== undefined && (!isOneMailbox(from) || !/^[\x20-\x7e]*$/.test(from)))
+      return refuse(
+        response,
+        400,
+        "BadRequestException",
+        "FromEmailAddress must be one address, a name in it encoded as RFC 2047 says.",
+      );
     const data = input.Content?.Raw?.Data;
     if (!data) return refuse(response, 400, "BadRequestException", "Content.Raw.Data is required.");
     const raw = Buffer.from(data, "base64").toString("utf8");

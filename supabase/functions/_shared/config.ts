@@ -14,6 +14,7 @@ import {
   type VariableName,
 } from "./contract/variables.ts";
 import { type BounceSettings, parseBounceAddress } from "./mail/bounce-token.ts";
+import { type Mailbox, parseMailbox } from "./mail/mailbox.ts";
 import { resendSecretKey } from "./mail-events/resend.ts";
 
 export { ConfigError, type Env };
@@ -25,8 +26,8 @@ export interface Config {
   functionsUrl: string;
   /** Origins allowed to call the functions from a browser (CORS). */
   allowedOrigins: string[];
-  /** `MAIL_FROM`; unset: the newsletter's name at the site's host (`mail/list-headers.ts`). */
-  mailFrom?: string;
+  /** `MAIL_FROM`, one mailbox; unset: the newsletter's name at the site's host (`mail/list-headers.ts`). */
+  mailFrom?: Mailbox;
   /**
    * `BOUNCE_ADDRESS` with its key (`DSN_WEBHOOK_SECRET`): the envelope sender of every mail to a
    * subscriber over SMTP is `bounces+<token>@…` (`mail/bounce-token.ts`); null while it is unset.
@@ -118,6 +119,17 @@ function readBounce(env: Env, dsnSecret: string | null): BounceSettings | null {
       "BOUNCE_ADDRESS is set but DSN_WEBHOOK_SECRET is not: the tokens in the bounce address are signed with it, and mail-events/dsn reads what comes back",
     );
   return { ...parsed, key: dsnSecret };
+}
+
+function readMailFrom(env: Env): Mailbox | undefined {
+  const value = readVariable(env, "MAIL_FROM");
+  if (value === undefined) return undefined;
+  const from = parseMailbox(value);
+  if (!from)
+    throw new ConfigError(
+      'MAIL_FROM must be one address, as hello@example.com or Effect of the Day <hello@example.com>; a name with , ; : @ < > ( ) [ ] or " in it goes in double quotes ("Acme, Inc." <hello@example.com>)',
+    );
+  return from;
 }
 
 const MIN_CLIENT_SECRET_LENGTH = 20;
@@ -250,7 +262,7 @@ export function parseConfig(env: Env, defaultSiteUrl = "http://localhost:8000"):
     siteUrl,
     functionsUrl: readUrl(env, "FUNCTIONS_URL", `${project ?? siteUrl}/functions/v1`),
     allowedOrigins: readOrigins(env, siteUrl),
-    mailFrom: readVariable(env, "MAIL_FROM"),
+    mailFrom: readMailFrom(env),
     bounce: mailEvents.bounce,
     rateLimitPerMinute: readNumberVariable(env, "RATE_LIMIT_PER_MINUTE"),
     linkRateLimitPerMinute: readNumberVariable(env, "LINK_RATE_LIMIT_PER_MINUTE"),

@@ -38,7 +38,10 @@ describe("configuration", () => {
       timeZone: "UTC",
     });
     expect(settings.listId).toBe("Daily Spark <daily-spark.thepurposeeffect.example>");
-    expect(settings.mailFrom).toBe("Daily Spark <newsletter@thepurposeeffect.example>");
+    expect(settings.mailFrom).toEqual({
+      name: "Daily Spark",
+      address: "newsletter@thepurposeeffect.example",
+    });
   });
 
   it("refuses values it cannot use instead of falling back silently", () => {

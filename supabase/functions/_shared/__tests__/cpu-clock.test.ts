@@ -13,7 +13,7 @@ const processCpu = () => {
 };
 
 const message = (kib: number): MailMessage => ({
-  from: "a@example.com",
+  from: { name: "", address: "a@example.com" },
   to: "b@example.com",
   subject: "s",
   text: "",

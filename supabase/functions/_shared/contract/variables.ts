@@ -235,7 +235,8 @@ export const VARIABLES = [
     name: "MAIL_FROM",
     group: "The newsletter functions (the local stack and Supabase)",
     readers: [...STACK_AND_FUNCTIONS, ...SENDERS],
-    description: "The sender of every mail.",
+    description:
+      'The sender of every mail: one address, as hello@example.com or Effect of the Day <hello@example.com> (a name with , ; : @ < > in double quotes: "Acme, Inc." <hello@example.com>).',
     unset: "\"<the newsletter's name> <newsletter@SITE_URL's host>\"",
   },
   {

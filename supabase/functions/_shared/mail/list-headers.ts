@@ -8,11 +8,13 @@ import type { Config } from "../config.ts";
 import type { MailCopy } from "../contract/mail-template.ts";
 import type { SenderIdentity } from "../contract/published.ts";
 import { bounceAddress, type BounceMailKind, type BounceSettings } from "./bounce-token.ts";
+import { displayName, type Mailbox, mailbox } from "./mailbox.ts";
 
 export interface MailSettings {
   siteUrl: string;
   functionsUrl: string;
-  mailFrom: string;
+  /** MAIL_FROM, else the newsletter's name at the site's host: written by each transport. */
+  mailFrom: Mailbox;
   newsletterName: string;
   brandName: string;
   /** `Effect of the Day <effect-of-the-day.thepurposeeffect.example>` */
@@ -43,10 +45,11 @@ export function mailSettings(
     functionsUrl: config.functionsUrl,
     mailFrom:
       config.mailFrom ??
-      `${newsletterName} <newsletter@${host === "localhost" ? "localhost.localdomain" : host}>`,
+      mailbox(newsletterName, `newsletter@${host === "localhost" ? "localhost.localdomain" : host}`),
     newsletterName,
     brandName,
-    listId: `${newsletterName} <${slug(newsletterName)}.${host}>`,
+    // RFC 2919's List-Id has a phrase too, written as a display name is.
+    listId: `${displayName(newsletterName)} <${slug(newsletterName)}.${host}>`,
     bounce: config.bounce ?? null,
     timeZone,
     mails,

@@ -7,9 +7,11 @@
  */
 
 import type { MailCost, Work } from "../cpu-clock.ts";
+import type { Mailbox } from "./mailbox.ts";
 
 export interface MailMessage {
-  from: string;
+  /** The sender as its two parts: each transport writes it as one mailbox (`mailbox.ts`). */
+  from: Mailbox;
   to: string;
   subject: string;
   text: string;

@@ -26,6 +26,7 @@ import {
   retryAfterMs,
   type RetryPolicy,
 } from "./http-api.ts";
+import { formatMailbox } from "./mailbox.ts";
 import type { MailMessage, Mailer } from "./mailer.ts";
 import { MailApiError } from "./smtp-failure.ts";
 
@@ -98,7 +99,7 @@ async function readAnswer(response: Response): Promise<Answer> {
 
 /** One mail as Resend takes it: the same fields as every transport, its headers untouched. */
 const resendEmail = ({ from, to, subject, text, html, headers }: MailMessage) => ({
-  from,
+  from: formatMailbox(from),
   to: [to],
   subject,
   html,

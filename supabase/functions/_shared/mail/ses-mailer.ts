@@ -26,6 +26,7 @@ import {
   type RetryPolicy,
   toBase64,
 } from "./http-api.ts";
+import { formatMailbox } from "./mailbox.ts";
 import type { MailMessage, Mailer } from "./mailer.ts";
 import { composeMime } from "./mime.ts";
 import { MailApiError } from "./smtp-failure.ts";
@@ -123,7 +124,8 @@ export function createSesMailer(options: SesOptions): Mailer {
     description: `SES ${options.region}${options.apiUrl ? ` (${base.host})` : ""}`,
     async send(message: MailMessage) {
       const body = JSON.stringify({
-        FromEmailAddress: message.from,
+        // Non-ASCII in the name as RFC 2047 encoded-words, as SES requires here.
+        FromEmailAddress: formatMailbox(message.from),
         Destination: { ToAddresses: [message.to] },
         Content: { Raw: { Data: toBase64(await composeMime(message)) } },
       });

@@ -21,9 +21,12 @@ import type { MailMessage, Mailer } from "./mailer.ts";
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
-/** A message as nodemailer takes it: the same MIME on the wire and in the outbox's files. */
+/**
+ * A message as nodemailer takes it: the same MIME on the wire and in the outbox's files. The sender
+ * as name and address, which nodemailer quotes or encodes itself: never a string it would parse.
+ */
 export const nodemailerFields = ({ from, to, subject, text, html, headers }: MailMessage) => ({
-  from,
+  from: { name: from.name, address: from.address },
   to,
   subject,
   text,

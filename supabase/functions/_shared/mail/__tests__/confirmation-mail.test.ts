@@ -8,7 +8,7 @@ const { mails } = contentIdentity();
 const settings: MailSettings = {
   siteUrl: "https://thepurposeeffect.example",
   functionsUrl: "https://project.supabase.co/functions/v1",
-  mailFrom: "Effect of the Day <newsletter@thepurposeeffect.example>",
+  mailFrom: { name: "Effect of the Day", address: "newsletter@thepurposeeffect.example" },
   newsletterName: "Effect of the Day",
   brandName: "The Purpose Effect",
   listId: "Effect of the Day <effect-of-the-day.thepurposeeffect.example>",

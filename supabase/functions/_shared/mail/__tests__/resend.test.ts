@@ -1,10 +1,12 @@
 import { classifySendError } from "../../effect-sending/delivery-decisions.ts";
+import { HOSTILE_SENDER_NAMES, mailboxesOf, shownName } from "../../../../../test/support/mailboxes.ts";
 import { startResendStandIn, type ResendStandIn } from "../../../../../test/support/resend-stand-in.ts";
+import { mailbox } from "../mailbox.ts";
 import type { MailMessage } from "../mailer.ts";
 import { createResendMailer, resendFailure } from "../resend.ts";
 
 const message = (to: string, key?: string): MailMessage => ({
-  from: "The Purpose Effect <effect@thepurposeeffect.example>",
+  from: { name: "The Purpose Effect", address: "effect@thepurposeeffect.example" },
   to,
   subject: "Effect of the Day",
   text: "Today's Effect",
@@ -67,6 +69,18 @@ describe("the Resend transport", () => {
     expect(resend.mails[42].headers["List-Unsubscribe"]).toBe(
       "<https://functions.example/unsubscribe?token=reader42@example.com>",
     );
+  });
+
+  it("writes any sender name as one mailbox with our address", async () => {
+    resend = await startResendStandIn();
+    const address = "newsletter@thepurposeeffect.example";
+    await mailer().sendBatch?.(
+      HOSTILE_SENDER_NAMES.map((name) => ({ ...message("ann@example.com"), from: mailbox(name, address) })),
+      "names",
+    );
+    expect(resend.mails).toHaveLength(HOSTILE_SENDER_NAMES.length);
+    for (const [index, name] of HOSTILE_SENDER_NAMES.entries())
+      expect(await mailboxesOf(resend.mails[index].from)).toEqual([{ name: shownName(name), address }]);
   });
 
   it("refuses a batch over Resend's 100 before sending any of it", async () => {

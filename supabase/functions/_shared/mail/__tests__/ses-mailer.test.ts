@@ -1,10 +1,12 @@
 import { classifySendError } from "../../effect-sending/delivery-decisions.ts";
+import { HOSTILE_SENDER_NAMES, mailboxesOf, shownName } from "../../../../../test/support/mailboxes.ts";
 import { startSesStandIn, type SesStandIn } from "../../../../../test/support/ses-stand-in.ts";
+import { mailbox } from "../mailbox.ts";
 import type { MailMessage } from "../mailer.ts";
 import { createSesMailer, sesFailure } from "../ses-mailer.ts";
 
 const message = (to: string): MailMessage => ({
-  from: "The Purpose Effect <effect@thepurposeeffect.example>",
+  from: { name: "The Purpose Effect", address: "effect@thepurposeeffect.example" },
   to,
   subject: "Effect of the Day",
   text: "Today's Effect",
@@ -43,6 +45,20 @@ describe("the SES transport", () => {
     expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m);
     expect(mail.raw).toMatch(/^List-Unsubscribe: <https:\/\/functions\.example\/unsubscribe\?token=abc>\r$/m);
     expect(mail.raw).toMatch(/^List-Id: Effect of the Day <effect\.thepurposeeffect\.example>\r$/im);
+  });
+
+  it("writes any sender name as one mailbox with our address, in FromEmailAddress and the MIME", async () => {
+    ses = await startSesStandIn();
+    const address = "newsletter@thepurposeeffect.example";
+    const sender = mailer();
+    for (const name of HOSTILE_SENDER_NAMES)
+      await sender.send({ ...message("ann@example.com"), from: mailbox(name, address) });
+    expect(ses.statuses).toEqual(HOSTILE_SENDER_NAMES.map(() => 200));
+    for (const [index, name] of HOSTILE_SENDER_NAMES.entries()) {
+      const expected = [{ name: shownName(name), address }];
+      expect(await mailboxesOf(ses.mails[index].from)).toEqual(expected);
+      expect(ses.mails[index].parsed.from?.value).toEqual(expected);
+    }
   });
 
   it("is refused with a wrong secret (the stand-in checks the signature)", async () => {

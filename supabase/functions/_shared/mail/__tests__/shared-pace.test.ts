@@ -15,7 +15,7 @@ import { createResendMailer } from "../resend.ts";
 import { createDatabasePace } from "../shared-pace.ts";
 
 const message = (to: string): MailMessage => ({
-  from: "The Purpose Effect <effect@thepurposeeffect.example>",
+  from: { name: "The Purpose Effect", address: "effect@thepurposeeffect.example" },
   to,
   subject: "Effect of the Day",
   text: "Today's Effect",
