@@ -28,6 +28,7 @@ import {
   DSN_SECRET,
   dsnMail,
   MAIL_EVENTS_ENV,
+  rfc5965Report,
 } from "../../test/support/mail-events.ts";
 import { linkIn, rawHeader, recipients } from "../../test/support/outbox.ts";
 import { type CapturedMail, createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
@@ -205,7 +206,33 @@ forEachBackend("only our own returned mail counts, on %s", { deno: true }, (back
     );
     expect(await status()).toBe(genuine);
   });
+
+  it("finds the token in the returned mail's Return-Path when the report's own addressing names no one", async () => {
+    const token = VERP.exec(envelopeOf(31))?.[1] as string;
+    const changedToken = envelopeOf(31).replace(
+      token,
+      `${token.slice(0, 30)}${token[30] === "a" ? "b" : "a"}${token.slice(31)}`,
+    );
+    const forged = await post(dsnMail(readerAddress(31), { original: [`Return-Path: <${changedToken}>`] }));
+    expect(await forged.json()).toEqual({ received: [], ignored: expect.stringContaining("Return-Path") });
+    const report = dsnMail(readerAddress(30), { original: [`Return-Path: <${envelopeOf(30)}>`] });
+    expect(await (await post(report)).json()).toEqual({
+      received: [{ kind: "bounce", effect: "suppressed" }],
+    });
+    const emails = (await changed()).map((row) => row.email);
+    expect(emails).toContain(readerAddress(30));
+    expect(emails).not.toContain(readerAddress(31));
+  });
 });
+
+/** A captured mail as the reader's provider stored it: its header lines as sent, then its text. */
+const storedMail = (mail: CapturedMail, returnPath: string | null, drop: string[] = []) =>
+  [
+    ...(returnPath ? [`Return-Path: <${returnPath}>`] : []),
+    ...mail.headerLines.filter((header) => !drop.includes(header.key)).map((header) => header.line),
+    "",
+    mail.text ?? "",
+  ].join("\r\n");
 
 describe("every mail to a subscriber over SMTP, on PGlite", () => {
   let smtp: SmtpCapture;
@@ -254,6 +281,72 @@ describe("every mail to a subscriber over SMTP, on PGlite", () => {
       ["Reminder:", [address], { mail: "reminder", subscriberId: id }],
       ["Welcome", [address], { mail: "welcome", subscriberId: id }],
     ]);
+  });
+
+  /** Signs `address` up and confirms it: its welcome mail, as the SMTP server received it. */
+  async function welcomeTo(address: string): Promise<CapturedMail> {
+    expect((await stack.post("send-confirmation", { email: address })).status).toBe(200);
+    await stack.drainMail();
+    const confirmation = smtp.mails.find((mail) => recipients(mail).includes(address)) as CapturedMail;
+    const token = linkIn(confirmation, "confirm").searchParams.get("confirm");
+    expect((await stack.post("confirm-subscription", { token })).status).toBe(200);
+    await stack.drainMail();
+    return smtp.mails.find(
+      (mail) => recipients(mail).includes(address) && (mail.subject ?? "").startsWith("Welcome"),
+    ) as CapturedMail;
+  }
+  const post = (report: string) =>
+    fetch(`${stack.url}/functions/v1/mail-events/dsn`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${DSN_SECRET}` },
+      body: report,
+    });
+  const statusOf = async (address: string) =>
+    (
+      await stack.server.db.query<{ status: string; reason: string | null }>(
+        `select status, unsubscribe_reason as reason from subscribers where email = $1`,
+        [address],
+      )
+    )[0];
+
+  it("unsubscribes the reader whose welcome mail it holds inline, by the Return-Path the provider added or by its List-Unsubscribe", async () => {
+    const dora = await welcomeTo("dora@example.com");
+    const eve = await welcomeTo("eve@example.com");
+    expect(rawHeader(dora, "List-Unsubscribe")).toMatch(/token=/);
+    // Dora's copy without its List-Unsubscribe: only the Return-Path can prove it.
+    const byReturnPath = rfc5965Report(storedMail(dora, dora.envelope.from, ["list-unsubscribe"]));
+    // Eve's copy as a provider that adds no Return-Path keeps it: only the List-Unsubscribe can.
+    const byListUnsubscribe = rfc5965Report(storedMail(eve, null));
+    expect(await (await post(byReturnPath)).json()).toEqual({
+      received: [{ kind: "complaint", effect: "unsubscribed" }],
+    });
+    expect(await (await post(byListUnsubscribe)).json()).toEqual({
+      received: [{ kind: "complaint", effect: "unsubscribed" }],
+    });
+    expect(await statusOf("dora@example.com")).toEqual({ status: "unsubscribed", reason: "complaint" });
+    expect(await statusOf("eve@example.com")).toEqual({ status: "unsubscribed", reason: "complaint" });
+  });
+
+  it("reads the returned mail as message/global and as text/rfc822-headers too, and believes nothing without a token", async () => {
+    const fay = await welcomeTo("fay@example.com");
+    const gus = await welcomeTo("gus@example.com");
+    const asGlobal = rfc5965Report(storedMail(fay, fay.envelope.from), { partType: "message/global" });
+    const headersOnly = rfc5965Report(storedMail(gus, gus.envelope.from).split("\r\n\r\n")[0], {
+      partType: "text/rfc822-headers",
+    });
+    expect(await (await post(asGlobal)).json()).toEqual({
+      received: [{ kind: "complaint", effect: "unsubscribed" }],
+    });
+    expect(await (await post(headersOnly)).json()).toEqual({
+      received: [{ kind: "complaint", effect: "unsubscribed" }],
+    });
+    // The same shape naming a reader, but with neither token of ours.
+    const hal = await welcomeTo("hal@example.com");
+    const tokenless = rfc5965Report(storedMail(hal, null, ["list-unsubscribe"]), {
+      originalRcptTo: "hal@example.com",
+    });
+    expect(await (await post(tokenless)).json()).toEqual({ received: [], ignored: expect.any(String) });
+    expect(await statusOf("hal@example.com")).toEqual({ status: "confirmed", reason: null });
   });
 });
 

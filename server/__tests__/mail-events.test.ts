@@ -235,38 +235,49 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       expect(await reader(9)).toMatchObject({ status: "confirmed", suppressed: false });
     });
 
-    it("reads a Permanent bounce by its code, as RFC 3463 means it: a full mailbox counted, a refusal of the sender held against no reader", async () => {
+    it("takes the provider's own verdict: Permanent suppresses whatever its code, Transient is counted whatever its code, content rejected is the sender's", async () => {
       const full = "smtp; 552 5.2.2 The email account that you tried to reach is over quota";
       const policy = "smtp; 550 5.7.1 Message rejected due to local policy";
+      // Readers of their own (41 to 45), so the counts of the Effect below stay those of the others.
+      await seedConfirmed(stack.server.db, 5, 41);
+      const contentRejected = JSON.parse(
+        sesBounce(readerAddress(45), "Transient", "5.6.0", "smtp; 554 5.6.0 rejected"),
+      ) as {
+        bounce: { bounceSubType: string };
+      };
+      contentRejected.bounce.bounceSubType = "ContentRejected";
       const answers = await Promise.all([
         post(
           "ses",
           snsMessage(key, "Notification", {
-            Message: sesBounce(readerAddress(26), "Permanent", "5.2.2", full),
+            Message: sesBounce(readerAddress(41), "Permanent", "5.2.2", full),
           }),
         ),
         post(
           "ses",
           snsMessage(key, "Notification", {
-            Message: sesBounce(readerAddress(27), "Permanent", "5.7.1", policy),
+            Message: sesBounce(readerAddress(42), "Permanent", "5.7.1", policy),
           }),
         ),
         post(
           "resend",
-          await resendEvent(resendBounce(readerAddress(28), "Permanent", "552 5.2.2 Mailbox full")),
+          await resendEvent(resendBounce(readerAddress(43), "Permanent", "552 5.2.2 Mailbox full")),
         ),
         post(
           "resend",
-          await resendEvent(resendBounce(readerAddress(29), "Transient", "550 5.1.1 user unknown")),
+          await resendEvent(resendBounce(readerAddress(44), "Transient", "550 5.1.1 user unknown")),
         ),
+        post("ses", snsMessage(key, "Notification", { Message: JSON.stringify(contentRejected) })),
       ]);
       expect(await Promise.all(answers.map((answer) => answer.json()))).toEqual([
+        { received: [{ kind: "bounce", effect: "suppressed" }] },
+        { received: [{ kind: "bounce", effect: "suppressed" }] },
+        { received: [{ kind: "bounce", effect: "suppressed" }] },
         { received: [{ kind: "soft_bounce", effect: "counted" }] },
         { received: [{ kind: "sender_refusal", effect: "counted" }] },
-        { received: [{ kind: "soft_bounce", effect: "counted" }] },
-        { received: [{ kind: "soft_bounce", effect: "counted" }] },
       ]);
-      for (const index of [26, 27, 28, 29]) expect(await reader(index)).toEqual(untouched);
+      for (const index of [41, 42, 43]) expect(await reader(index)).toMatchObject({ suppressed: true });
+      for (const index of [44, 45]) expect(await reader(index)).toEqual(untouched);
     });
 
     it("changes nothing when SNS delivers the same message again", async () => {
@@ -428,8 +439,8 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       smtp.mails.length = 0;
       await send(yesterday);
       const first = smtp.mails.flatMap(recipients);
-      // 30 readers, less the 4 suppressed (1, 5, 7, 12) and the 3 unsubscribed (2, 8, 13) above.
-      expect(first).toHaveLength(23);
+      // 30 readers and 44, 45, less the 4 suppressed (1, 5, 7, 12) and the 3 unsubscribed (2, 8, 13) above.
+      expect(first).toHaveLength(25);
       for (const index of [1, 2, 5, 7, 8, 12, 13]) expect(first).not.toContain(readerAddress(index));
 
       // After that edition, reader 20's mail bounces and reader 21 reports it as spam.
@@ -454,19 +465,20 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
         },
       );
       const status = await runEffectCommand({ action: "status", date: yesterday }, context);
-      expect(status).toMatch(/^refused +1 \(4\.3 % of the 23 sent\) because of the sender, not the reader$/m);
+      expect(status).toMatch(/^refused +1 \(4\.0 % of the 25 sent\) because of the sender, not the reader$/m);
       expect(status).toContain("refused a mail of this edition over the sending domain");
-      expect(status).toMatch(/^bounced +1 \(4\.3 % of the 23 sent\)$/m);
-      expect(status).toMatch(/^complained +1 \(4\.3 % of the 23 sent\)$/m);
+      expect(status).toMatch(/^bounced +1 \(4\.0 % of the 25 sent\)$/m);
+      expect(status).toMatch(/^complained +1 \(4\.0 % of the 25 sent\)$/m);
       expect(status).toContain("at or above 0.3 %");
-      // Reader 31 (bounced through Standard Webhooks' names) is one more suppressed.
-      expect(await createAdminQueries(stack.server.db).health()).toEqual({ suppressed: 6, complained: 4 });
+      // Reader 31 (bounced through Standard Webhooks' names) and 41 to 43 (SES's and Resend's
+      // Permanent) are more suppressed.
+      expect(await createAdminQueries(stack.server.db).health()).toEqual({ suppressed: 9, complained: 4 });
 
       smtp.mails.length = 0;
       await send(today);
       const second = smtp.mails.flatMap(recipients);
-      expect(second).toHaveLength(21);
-      expect(new Set(second).size).toBe(21);
+      expect(second).toHaveLength(23);
+      expect(new Set(second).size).toBe(23);
       expect(second).not.toContain(readerAddress(20));
       expect(second).not.toContain(readerAddress(21));
       expect(second).toEqual(expect.arrayContaining([22, 23, 24, 25].map(readerAddress)));
@@ -477,7 +489,7 @@ forEachBackend("mail events on %s", (backend, serverUrl) => {
       const [confirmation] = await smtp.waitForMails(1);
       const token = linkIn(confirmation, "confirm").searchParams.get("confirm");
       expect((await stack.post("confirm-subscription", { token })).status).toBe(200);
-      expect(await createAdminQueries(stack.server.db).health()).toEqual({ suppressed: 5, complained: 4 });
+      expect(await createAdminQueries(stack.server.db).health()).toEqual({ suppressed: 8, complained: 4 });
       const lifted = (await createAdminQueries(stack.server.db).list("confirmed")).find(
         (row) => row.email === readerAddress(20),
       );

@@ -173,7 +173,9 @@ const CRLF = (lines: string[]) => lines.join("\r\n");
  * `finalRecipient` and `originalRecipient` are the fields' raw values (`null` leaves one out);
  * `singleBlock` writes the recipient's fields with no per-message block before them (McAfee);
  * `global` makes it RFC 6533's `message/global-delivery-status` with `message/global-headers`;
- * `original` are the returned original's header lines, `outer` more header lines of the report.
+ * `original` are the returned original's header lines, `outer` more header lines of the report;
+ * `diagnostic` the Diagnostic-Code's value after `smtp; ` (`null` leaves the field out), `text` the
+ * report's human-readable part.
  */
 export function dsnMail(
   recipient: string,
@@ -181,7 +183,8 @@ export function dsnMail(
     status?: string | null;
     action?: string;
     messageId?: string;
-    diagnostic?: string;
+    diagnostic?: string | null;
+    text?: string;
     finalRecipient?: string | null;
     originalRecipient?: string | null;
     singleBlock?: boolean;
@@ -216,7 +219,7 @@ export function dsnMail(
     "--BOUNDARY",
     "Content-Type: text/plain; charset=us-ascii",
     "",
-    "I'm sorry to have to inform you that your message could not be delivered.",
+    options.text ?? "I'm sorry to have to inform you that your message could not be delivered.",
     "",
     "--BOUNDARY",
     `Content-Type: message/${options.global ? "global-" : ""}delivery-status`,
@@ -229,8 +232,12 @@ export function dsnMail(
     `Action: ${options.action ?? "failed"}`,
     ...(status === null ? [] : [`Status: ${status}`]),
     "Remote-MTA: dns; mx.example.com",
-    `Diagnostic-Code: smtp; ${options.diagnostic ?? `${reply} ${status ?? ""} mailbox`}`,
-    "    unavailable",
+    ...(options.diagnostic === null
+      ? []
+      : [
+          `Diagnostic-Code: smtp; ${options.diagnostic ?? `${reply} ${status ?? ""} mailbox`}`,
+          "    unavailable",
+        ]),
     "",
     ...(options.more ?? []).flatMap((other) => [
       `Final-Recipient: rfc822; ${other}`,
@@ -296,6 +303,56 @@ export function arfMail(
     "Today's Effect.",
     "",
     "--PART--",
+    "",
+  ]);
+}
+
+/**
+ * An abuse report shaped as RFC 5965's own example (its appendix B.2): the reported mail
+ * (`original`, a whole raw mail, as the reader's provider stored it) inline, `message/rfc822` with
+ * `Content-Disposition: inline`, after the feedback report; `partType` another type for it
+ * (`message/global`), `originalRcptTo` and `originalMailFrom` the report's fields when given.
+ */
+export function rfc5965Report(
+  original: string,
+  options: { originalRcptTo?: string; originalMailFrom?: string; partType?: string } = {},
+): string {
+  return CRLF([
+    "From: <abusedesk@isp.example.com>",
+    `Date: ${new Date().toUTCString()}`,
+    "Subject: FW: Effect of the Day",
+    "To: <abuse@thepurposeeffect.example>",
+    `Message-ID: <fbl-${Math.random().toString(36).slice(2)}@isp.example.com>`,
+    "MIME-Version: 1.0",
+    "Content-Type: multipart/report; report-type=feedback-report;",
+    '     boundary="part1_13d.2e68ed54_boundary"',
+    "",
+    "--part1_13d.2e68ed54_boundary",
+    'Content-Type: text/plain; charset="US-ASCII"',
+    "Content-Transfer-Encoding: 7bit",
+    "",
+    "This is an email abuse report for an email message received from IP",
+    "192.0.2.1 on Thu, 8 Mar 2005 14:00:00 EDT.  For more information",
+    "about this format please see http://www.mipassoc.org/arf/.",
+    "",
+    "--part1_13d.2e68ed54_boundary",
+    "Content-Type: message/feedback-report",
+    "",
+    "Feedback-Type: abuse",
+    "User-Agent: SomeGenerator/1.0",
+    "Version: 1",
+    ...(options.originalMailFrom ? [`Original-Mail-From: <${options.originalMailFrom}>`] : []),
+    ...(options.originalRcptTo ? [`Original-Rcpt-To: <${options.originalRcptTo}>`] : []),
+    "Arrival-Date: Thu, 8 Mar 2005 14:00:00 EDT",
+    "Reporting-MTA: dns; mail.isp.example.com",
+    "Source-IP: 192.0.2.1",
+    "",
+    "--part1_13d.2e68ed54_boundary",
+    `Content-Type: ${options.partType ?? "message/rfc822"}`,
+    "Content-Disposition: inline",
+    "",
+    original.replace(/\r?\n/g, "\r\n"),
+    "--part1_13d.2e68ed54_boundary--",
     "",
   ]);
 }

@@ -26,14 +26,19 @@
 import { Buffer } from "node:buffer";
 import { Refusal } from "../http/answers.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
-import { constantTimeEqual, type MailEvent, type SourceReading } from "./mail-event.ts";
+import {
+  COMPLAINT_FEEDBACK_TYPES,
+  constantTimeEqual,
+  DETAIL_CHARS,
+  type MailEvent,
+  type SourceReading,
+  SENDER_FEEDBACK_TYPES,
+} from "./mail-event.ts";
 import { NotAMail, readReturnedMail, type ReturnedMail } from "./returned-mail.ts";
 import { classifyFailure } from "./rfc3463.ts";
 
-/** Feedback types that are the reader's own word about our mail. */
-const COMPLAINT_TYPES = new Set(["abuse", "fraud", "virus", "other", "opt-out"]);
-/** Feedback types about the sender's authentication (RFC 6591). */
-const SENDER_TYPES = new Set(["auth-failure"]);
+/** A report's own text showing the refusal came after DATA: sendmail's transcript, Postfix's words. */
+const AFTER_DATA_TEXT = /^>>> DATA\b|in reply to end of\s+DATA\s+command/im;
 
 /** What the dsn route made of a mail: the events, and the report they were read from. */
 export interface DsnReading extends SourceReading {
@@ -62,19 +67,32 @@ export function dsnEvents(report: ReturnedMail, baseId: string, now: Date): Sour
 
   if (report.deliveryStatus) {
     const events: MailEvent[] = [];
+    const failed = report.deliveryStatus.recipients.filter((recipient) => recipient.action === "failed");
     report.deliveryStatus.recipients.forEach((recipient, index) => {
-      if (recipient.action !== "failed" || !recipient.recipient) return;
-      const { kind, code } = classifyFailure(recipient.status, recipient.diagnosticCode);
-      const detail = [code, recipient.diagnosticCode].filter(Boolean).join(" ") || "failed";
-      events.push(event(index, kind, recipient.recipient, detail));
+      // A failed block whose address cannot be read (`Final-Recipient: rfc822; @mx.example.org`)
+      // is kept with none: only a proof of whose mail it was (report-trust.ts) can name its reader.
+      if (recipient.action !== "failed") return;
+      const { kind, code, said } = classifyFailure(recipient.status, recipient.diagnosticCode, {
+        statusText: recipient.statusText,
+        // The report's own words are about its one failed recipient, if it has only one.
+        text: failed.length === 1 ? report.text : undefined,
+        afterData: failed.length === 1 && AFTER_DATA_TEXT.test(report.text ?? ""),
+        recipient: recipient.recipient,
+      });
+      const detail =
+        [code, said && `(${said})`, recipient.diagnosticCode ?? recipient.statusText]
+          .filter(Boolean)
+          .join(" ")
+          .slice(0, DETAIL_CHARS) || "failed";
+      events.push(event(index, kind, recipient.recipient ?? "", detail));
     });
     return { events, outcome: events.length > 0 ? events[0].kind : "ignored:no_failed_recipient" };
   }
 
   if (report.feedback) {
     const { type, originalRcptTo } = report.feedback;
-    const complaint = COMPLAINT_TYPES.has(type);
-    if (!complaint && !SENDER_TYPES.has(type))
+    const complaint = COMPLAINT_FEEDBACK_TYPES.has(type);
+    if (!complaint && !SENDER_FEEDBACK_TYPES.has(type))
       return { events: [], outcome: `ignored:feedback_${type.replace(/[^a-z-]/g, "") || "untyped"}` };
     const recipients = originalRcptTo.length > 0 ? originalRcptTo : (report.original?.to.slice(0, 1) ?? []);
     if (recipients.length === 0) return { events: [], outcome: "ignored:feedback_without_recipient" };

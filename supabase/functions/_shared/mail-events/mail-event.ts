@@ -36,6 +36,31 @@ export interface SourceReading {
   ignored?: string;
 }
 
+/** Feedback types (RFC 5965; SES's `complaintFeedbackType`) that are the reader's own word about our mail. */
+export const COMPLAINT_FEEDBACK_TYPES: ReadonlySet<string> = new Set([
+  "abuse",
+  "fraud",
+  "virus",
+  "other",
+  "opt-out",
+]);
+/** Feedback types about the sender's authentication (RFC 6591): our SPF or DKIM failed there. */
+export const SENDER_FEEDBACK_TYPES: ReadonlySet<string> = new Set(["auth-failure"]);
+
+/** A provider's JSON, read without trusting its shape: a field that is not what it should be is absent. */
+export const json = {
+  object: (value: unknown): Record<string, unknown> =>
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {},
+  string: (value: unknown): string | undefined => (typeof value === "string" ? value : undefined),
+  /** At most `limit` items: an event names a handful of recipients. */
+  list: (value: unknown, limit = 100): unknown[] => (Array.isArray(value) ? value.slice(0, limit) : []),
+};
+
+/** How much of a provider's words an event keeps, for the operator. */
+export const DETAIL_CHARS = 500;
+
 /** How far a signed timestamp may be from this clock: replays older than this are refused. */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 

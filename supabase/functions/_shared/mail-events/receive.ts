@@ -83,7 +83,7 @@ export function createMailEvents(deps: MailEventsDeps) {
         // Only a report about our own mail counts, for the one subscriber it proves.
         reading = await trustReport(
           await readDsnEvent(body, at),
-          { body, rcpt: new URL(request.url).searchParams.get("rcpt") },
+          { rcpt: new URL(request.url).searchParams.get("rcpt") },
           { db: deps.db, bounce: config.bounce },
         );
       }

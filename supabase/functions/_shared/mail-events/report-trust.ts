@@ -5,24 +5,36 @@
  *
  * - the token of our envelope sender (`bounces+<token>@…`, `mail/bounce-token.ts`), which only the
  *   mail to that subscriber carried, read from the envelope recipient the inbound route passes as
- *   `?rcpt=`, else from the report's `Delivered-To`, `X-Original-To` or `To`;
+ *   `?rcpt=`, else from the report's `Delivered-To`, `X-Original-To` or `To`, else from the
+ *   returned mail itself, inline or attached: its `Return-Path` (where the reader's provider wrote
+ *   our envelope sender) or an ARF report's `Original-Mail-From`;
  * - for a complaint, also the per-mail unsubscribe token in the `List-Unsubscribe` header of the
  *   reported mail (`mail/list-headers.ts`), which only that subscriber's mail carried.
+ *
+ * Both are read from the one reading of the mail (`returned-mail.ts`, linear and capped), never
+ * by a second parse; at most a few addresses per place and a few tokens are tried.
  *
  * A report with neither changes nothing (the route answers 200 "ignored", so the inbound route
  * does not retry it, and logs it); a report with one changes that subscriber only, once, whatever
  * number of recipients it lists. The report's own reading (`dsn.ts`) says what happened (bounce,
  * temporary bounce, complaint); this module says to whom.
  */
-import { Buffer } from "node:buffer";
-import { simpleParser } from "mailparser";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { type BounceSettings, claimOfAddress } from "../mail/bounce-token.ts";
 import { isWellFormedToken, sha256Hex } from "../subscriptions/tokens.ts";
+import type { DsnReading } from "./dsn.ts";
+import { addressList, type ReturnedMail } from "./returned-mail.ts";
 import type { SourceReading } from "./mail-event.ts";
 
 /** Where a report's proof was found, for the log. */
-export type ReportProof = "envelope recipient" | "delivered-to" | "x-original-to" | "to" | "list-unsubscribe";
+export type ReportProof =
+  | "envelope recipient"
+  | "delivered-to"
+  | "x-original-to"
+  | "to"
+  | "return-path"
+  | "original-mail-from"
+  | "list-unsubscribe";
 
 export interface ReportTrustDeps {
   db: SqlExecutor;
@@ -30,33 +42,19 @@ export interface ReportTrustDeps {
   bounce: BounceSettings | null;
 }
 
-export interface RawReport {
-  /** The raw mail the inbound route posted. */
-  body: Uint8Array;
+export interface ReportEnvelope {
   /** `?rcpt=`: the envelope recipient the inbound route received the report for. */
   rcpt: string | null;
 }
 
-const ADDRESS = /[^\s<>,;:"()[\]]+@[^\s<>,;:"()[\]]+/g;
-
-/** The header fields of a mail (or of a headers-only part), by lower-case name, unfolded. */
-export function headerFields(text: string): Map<string, string[]> {
-  const end = text.search(/\r?\n\r?\n/);
-  const head = (end < 0 ? text : text.slice(0, end)).replace(/\r?\n[ \t]+/g, " ");
-  const fields = new Map<string, string[]>();
-  for (const line of head.split(/\r?\n/)) {
-    const colon = line.indexOf(":");
-    if (colon <= 0 || /\s/.test(line.slice(0, colon))) continue;
-    const name = line.slice(0, colon).toLowerCase();
-    fields.set(name, [...(fields.get(name) ?? []), line.slice(colon + 1).trim()]);
-  }
-  return fields;
-}
+/** Addresses tried per place, and unsubscribe tokens looked up: a report carries one of each. */
+const ADDRESSES_PER_PLACE = 8;
+const TOKENS_LOOKED_UP = 4;
 
 /** The unsubscribe tokens in a `List-Unsubscribe` value: `<https://…/unsubscribe?token=…>`. */
 function unsubscribeTokens(values: readonly string[]): string[] {
   return values.flatMap((value) =>
-    [...value.matchAll(/<([^>]+)>/g)].flatMap(([, link]) => {
+    [...value.matchAll(/<([^<>]{1,2000})>/g)].flatMap(([, link]) => {
       try {
         const token = new URL(link).searchParams.get("token");
         return isWellFormedToken(token) ? [token] : [];
@@ -67,21 +65,18 @@ function unsubscribeTokens(values: readonly string[]): string[] {
   );
 }
 
-/** The `List-Unsubscribe` values of the mail a report returns (its message/rfc822 or headers part). */
-async function returnedListUnsubscribe(body: Uint8Array): Promise<string[]> {
-  let parsed: Awaited<ReturnType<typeof simpleParser>>;
-  try {
-    parsed = await simpleParser(Buffer.from(body), {
-      keepDeliveryStatus: true,
-      skipHtmlToText: true,
-      skipTextToHtml: true,
-    });
-  } catch {
-    return [];
-  }
-  return parsed.attachments
-    .filter((part) => ["message/rfc822", "text/rfc822-headers"].includes(part.contentType.toLowerCase()))
-    .flatMap((part) => headerFields(part.content.toString("utf8")).get("list-unsubscribe") ?? []);
+/** The places a VERP token of ours may be, in the order they are believed. */
+function verpPlaces(report: ReturnedMail | undefined, rcpt: string | null): [ReportProof, string[]][] {
+  return [
+    ["envelope recipient", rcpt ? [rcpt] : []],
+    ["delivered-to", report?.addressedTo.deliveredTo ?? []],
+    ["x-original-to", report?.addressedTo.xOriginalTo ?? []],
+    ["to", report?.addressedTo.to ?? []],
+    // The returned mail as the reader's server had it: the provider writes our envelope sender
+    // as its Return-Path (RFC 5321 4.4), and an ARF report names it as Original-Mail-From.
+    ["return-path", report?.original?.returnPath ?? []],
+    ["original-mail-from", addressList(report?.feedback?.fields.get("original-mail-from"))],
+  ];
 }
 
 /**
@@ -89,35 +84,29 @@ async function returnedListUnsubscribe(body: Uint8Array): Promise<string[]> {
  * them), or emptied with `ignored` saying why.
  */
 export async function trustReport(
-  reading: SourceReading,
-  report: RawReport,
+  reading: DsnReading,
+  envelope: ReportEnvelope,
   deps: ReportTrustDeps,
 ): Promise<SourceReading & { proof?: ReportProof }> {
   if (reading.events.length === 0) return reading;
+  const { report } = reading;
   let subscriberId: string | null = null;
   let proof: ReportProof | undefined;
 
   if (deps.bounce) {
-    const fields = headerFields(Buffer.from(report.body).toString("latin1"));
-    const places: [ReportProof, string[]][] = [
-      ["envelope recipient", report.rcpt ? [report.rcpt] : []],
-      ["delivered-to", fields.get("delivered-to") ?? []],
-      ["x-original-to", fields.get("x-original-to") ?? []],
-      ["to", fields.get("to") ?? []],
-    ];
-    search: for (const [place, values] of places)
-      for (const value of values)
-        for (const [address] of value.matchAll(ADDRESS)) {
-          const claim = claimOfAddress(deps.bounce, address);
-          if (claim) {
-            subscriberId = claim.subscriberId;
-            proof = place;
-            break search;
-          }
+    search: for (const [place, addresses] of verpPlaces(report, envelope.rcpt))
+      for (const address of addresses.slice(0, ADDRESSES_PER_PLACE)) {
+        const claim = claimOfAddress(deps.bounce, address);
+        if (claim) {
+          subscriberId = claim.subscriberId;
+          proof = place;
+          break search;
         }
+      }
   }
   if (!subscriberId && reading.events.some((event) => event.kind === "complaint")) {
-    for (const token of unsubscribeTokens(await returnedListUnsubscribe(report.body))) {
+    const tokens = unsubscribeTokens(report?.original?.headers.get("list-unsubscribe") ?? []);
+    for (const token of tokens.slice(0, TOKENS_LOOKED_UP)) {
       const [row] = await deps.db.query<{ id: string }>(
         `select id from subscribers where unsubscribe_token_hash = $1
          union all
@@ -137,7 +126,7 @@ export async function trustReport(
       events: [],
       outcome: "ignored:unproved",
       ignored: deps.bounce
-        ? "The report carries no valid token of BOUNCE_ADDRESS (in ?rcpt=, Delivered-To, X-Original-To or To) and no List-Unsubscribe token of ours: nothing changed."
+        ? "The report carries no valid token of BOUNCE_ADDRESS (in ?rcpt=, Delivered-To, X-Original-To, To, or the returned mail's Return-Path) and no List-Unsubscribe token of ours: nothing changed."
         : "BOUNCE_ADDRESS is not set, and the report carries no List-Unsubscribe token of ours: nothing changed.",
     };
   const [subscriber] = await deps.db.query<{ email: string }>(`select email from subscribers where id = $1`, [

@@ -11,6 +11,8 @@ import { classifyProviderBounce } from "./rfc3463.ts";
 import { parseJsonObject, Refusal } from "../http/answers.ts";
 import {
   constantTimeEqual,
+  DETAIL_CHARS,
+  json,
   type MailEvent,
   SIGNATURE_TOLERANCE_SECONDS,
   type SourceReading,
@@ -99,32 +101,39 @@ export async function readResendEvent(
   const type = typeof event.type === "string" ? event.type : "";
   if (type !== "email.bounced" && type !== "email.complained")
     return { events: [], outcome: `ignored:${type || "untyped"}` };
-  const data = (event.data ?? {}) as {
-    to?: unknown;
-    bounce?: { type?: unknown; subType?: unknown; message?: unknown };
-  };
-  const recipients = (Array.isArray(data.to) ? data.to : [data.to]).filter(
+  const data = json.object(event.data);
+  const recipients = (Array.isArray(data.to) ? json.list(data.to, 50) : [data.to]).filter(
     (to): to is string => typeof to === "string" && to.includes("@"),
   );
   if (recipients.length === 0)
     throw new Refusal(400, "invalid_event", `The ${type} event names no recipient (data.to).`);
-  const occurredAt = new Date(typeof event.created_at === "string" ? event.created_at : Number.NaN);
+  const occurredAt = new Date(json.string(event.created_at) ?? Number.NaN);
   const at = Number.isNaN(occurredAt.getTime()) ? now : occurredAt;
-  const bounce = data.bounce ?? {};
-  // Resend reports a bounce with SES's types (Permanent, Transient, Undetermined), read with the
-  // code its message carries, by RFC 3463 (`rfc3463.ts`).
+  const bounce = json.object(data.bounce);
+  // Resend's bounce types are SES's (https://resend.com/docs/dashboard/emails/email-bounces):
+  // `Permanent` (General, NoEmail, Suppressed, OnAccountSuppressionList) suppresses; `Transient`
+  // is counted. An `email.bounced` without a type is what Resend documents it to be: "the
+  // recipient's mail server permanently rejected the email".
+  const bounceType = json.string(bounce.type) ?? (bounce.type === undefined ? "Permanent" : undefined);
+  const codes =
+    typeof bounce.diagnosticCode === "string" ? [bounce.diagnosticCode] : json.list(bounce.diagnosticCode, 4);
+  const diagnostic = [json.string(bounce.message), ...codes.map(json.string)].filter(Boolean).join(" ");
   const kind: MailEvent["kind"] =
     type === "email.complained"
       ? "complaint"
-      : classifyProviderBounce(
-          bounce.type === "Permanent" || bounce.type === undefined,
-          undefined,
-          typeof bounce.message === "string" ? bounce.message : undefined,
-        );
+      : classifyProviderBounce({
+          type: bounceType,
+          subType: json.string(bounce.subType),
+          status: undefined,
+          diagnostic: diagnostic || undefined,
+        }).kind;
   const detail =
     type === "email.complained"
       ? "reported as spam"
-      : [bounce.type, bounce.subType, bounce.message].filter((part) => typeof part === "string").join(": ");
+      : [bounceType, json.string(bounce.subType), diagnostic]
+          .filter(Boolean)
+          .join(": ")
+          .slice(0, DETAIL_CHARS);
   return {
     events: recipients.map((recipient, index) => ({
       source: "resend",

@@ -7,14 +7,22 @@
  * and its timestamp must be within 5 minutes. The signature is SignatureVersion 2 (SHA256); SHA1's
  * version 1 only with SNS_ALLOW_SIGNATURE_V1=1. A signature that is not base64 of the key's length
  * is refused like a wrong one (401). A `SubscriptionConfirmation` is confirmed by fetching its SubscribeURL (same host
- * rule); a `Notification` carries SES's `Bounce` (Permanent, Transient, Undetermined; read with each
- * recipient's status code by RFC 3463, `rfc3463.ts`) or
- * `Complaint`. The fetch is injectable, so the tests serve a certificate they made.
+ * rule); a `Notification` carries SES's `Bounce` (Permanent, Transient, Undetermined;
+ * `rfc3463.ts`) or `Complaint`, read as SES means them (`sesEvents` below). The fetch is
+ * injectable, so the tests serve a certificate they made.
  */
 import { classifyProviderBounce } from "./rfc3463.ts";
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
 import { parseJsonObject, Refusal } from "../http/answers.ts";
-import { type MailEvent, SIGNATURE_TOLERANCE_SECONDS, type SourceReading } from "./mail-event.ts";
+import {
+  COMPLAINT_FEEDBACK_TYPES,
+  DETAIL_CHARS,
+  json,
+  type MailEvent,
+  SENDER_FEEDBACK_TYPES,
+  SIGNATURE_TOLERANCE_SECONDS,
+  type SourceReading,
+} from "./mail-event.ts";
 
 export type Fetch = (url: string) => Promise<Response>;
 
@@ -217,74 +225,87 @@ export function createSesSource(fetchUrl: Fetch): SesSource {
   };
 }
 
-interface SesNotification {
-  notificationType?: string;
-  eventType?: string;
-  bounce?: {
-    bounceType?: string;
-    bounceSubType?: string;
-    bouncedRecipients?: { emailAddress?: string; diagnosticCode?: string; status?: string }[];
-    timestamp?: string;
-  };
-  complaint?: {
-    complainedRecipients?: { emailAddress?: string }[];
-    complaintFeedbackType?: string;
-    timestamp?: string;
-  };
-}
-
-/** The events in an SES notification (an identity's notification or a configuration set's event). */
+/**
+ * The events in an SES notification: an identity's notification (`notificationType`) or a
+ * configuration set's published event (`eventType`), the two shapes of
+ * https://docs.aws.amazon.com/ses/latest/dg/notification-contents.html and
+ * https://docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html. A
+ * bounce is read as SES means it (`classifyProviderBounce`): `Permanent` suppresses. A complaint
+ * is the reader's unless its feedback type says otherwise (`not-spam`, `auth-failure`). Deliveries
+ * and the other event types change nothing.
+ */
 function sesEvents(messageId: string, text: string, now: Date): MailEvent[] {
-  let notification: SesNotification;
+  let parsed: unknown;
   try {
-    notification = JSON.parse(text) as SesNotification;
+    parsed = JSON.parse(text);
   } catch {
     throw new Refusal(400, "invalid_event", "The SNS message does not hold an SES notification (JSON).");
   }
-  const type = notification.notificationType ?? notification.eventType;
-  const at = (value: string | undefined) => {
-    const date = new Date(value ?? "");
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new Refusal(
+      400,
+      "invalid_event",
+      "The SNS message does not hold an SES notification (a JSON object).",
+    );
+  const notification = parsed as Record<string, unknown>;
+  const type = json.string(notification.notificationType) ?? json.string(notification.eventType);
+  const at = (value: unknown) => {
+    const date = new Date(json.string(value) ?? "");
     return Number.isNaN(date.getTime()) ? now : date;
   };
-  if (type === "Bounce" && notification.bounce) {
-    const { bounce } = notification;
-    return (bounce.bouncedRecipients ?? []).flatMap((recipient, index) =>
-      recipient.emailAddress
-        ? [
-            {
-              source: "ses" as const,
-              id: `${messageId}#${index}`,
-              kind: classifyProviderBounce(
-                bounce.bounceType === "Permanent",
-                recipient.status,
-                recipient.diagnosticCode,
-              ),
-              recipient: recipient.emailAddress,
-              occurredAt: at(bounce.timestamp),
-              detail: [bounce.bounceType, bounce.bounceSubType, recipient.diagnosticCode]
-                .filter(Boolean)
-                .join(": "),
-            },
-          ]
-        : [],
-    );
+  const event = (
+    index: number,
+    kind: MailEvent["kind"],
+    recipient: string,
+    occurredAt: Date,
+    detail: string,
+  ) => ({
+    source: "ses" as const,
+    id: `${messageId}#${index}`,
+    kind,
+    recipient,
+    occurredAt,
+    detail: detail.slice(0, DETAIL_CHARS),
+  });
+  if (type === "Bounce") {
+    const bounce = json.object(notification.bounce);
+    const bounceType = json.string(bounce.bounceType);
+    const subType = json.string(bounce.bounceSubType);
+    return json.list(bounce.bouncedRecipients).flatMap((item, index) => {
+      const recipient = json.object(item);
+      const address = json.string(recipient.emailAddress);
+      if (!address) return [];
+      const diagnostic = json.string(recipient.diagnosticCode);
+      const { kind } = classifyProviderBounce({
+        type: bounceType,
+        subType,
+        status: json.string(recipient.status),
+        diagnostic,
+      });
+      const detail = [bounceType, subType, diagnostic].filter(Boolean).join(": ");
+      return [event(index, kind, address, at(bounce.timestamp), detail)];
+    });
   }
-  if (type === "Complaint" && notification.complaint) {
-    const { complaint } = notification;
-    return (complaint.complainedRecipients ?? []).flatMap((recipient, index) =>
-      recipient.emailAddress
-        ? [
-            {
-              source: "ses" as const,
-              id: `${messageId}#${index}`,
-              kind: "complaint" as const,
-              recipient: recipient.emailAddress,
-              occurredAt: at(complaint.timestamp),
-              detail: `reported as spam${complaint.complaintFeedbackType ? ` (${complaint.complaintFeedbackType})` : ""}`,
-            },
-          ]
-        : [],
-    );
+  if (type === "Complaint") {
+    const complaint = json.object(notification.complaint);
+    const feedbackType = json.string(complaint.complaintFeedbackType)?.toLowerCase();
+    // Without a feedback report, SES names no type: the reader pressed "report spam" all the same.
+    const kind =
+      feedbackType === undefined || COMPLAINT_FEEDBACK_TYPES.has(feedbackType)
+        ? "complaint"
+        : SENDER_FEEDBACK_TYPES.has(feedbackType)
+          ? "sender_refusal"
+          : null;
+    if (!kind) return [];
+    return json.list(complaint.complainedRecipients).flatMap((item, index) => {
+      const address = json.string(json.object(item).emailAddress);
+      if (!address) return [];
+      const detail =
+        kind === "complaint"
+          ? `reported as spam${feedbackType ? ` (${feedbackType})` : ""}`
+          : `feedback report: ${feedbackType}`;
+      return [event(index, kind, address, at(complaint.timestamp), detail)];
+    });
   }
   return [];
 }

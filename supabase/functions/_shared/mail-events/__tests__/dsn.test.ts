@@ -32,7 +32,11 @@ describe("what a failed recipient's status means (RFC 3463)", () => {
     ["4.2.1", "soft_bounce"],
     ["4.4.7", "soft_bounce"],
   ])("%s is a %s", async (status, kind) => {
-    expect(await kinds(dsnMail("ann@example.com", { status }))).toEqual([kind]);
+    // A diagnostic without words: the code alone decides.
+    const reply = status.startsWith("5") ? "550" : "450";
+    expect(await kinds(dsnMail("ann@example.com", { status, diagnostic: `${reply} ${status}` }))).toEqual([
+      kind,
+    ]);
   });
 
   it("takes the diagnostic's code when the Status is missing or undefined (X.0.0), the server's own reply's first", () => {
@@ -50,8 +54,8 @@ describe("what a failed recipient's status means (RFC 3463)", () => {
         "smtp; 5.1.0 - Unknown address error 550-'5.2.2 Mailbox Full'",
       ),
     ).toEqual({ kind: "soft_bounce", code: "5.2.2" });
-    // A reply code alone says only "permanent": not enough to drop a reader at once.
-    expect(classifyFailure(undefined, "smtp; 550 Unknown user ann@example.com")).toEqual({
+    // A reply code alone says only "permanent"; its words say whose fault it is.
+    expect(classifyFailure(undefined, "smtp; 550 Requested action not taken")).toEqual({
       kind: "soft_bounce",
       code: "550",
     });
