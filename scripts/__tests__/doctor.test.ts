@@ -66,6 +66,7 @@ const hostedEnv = (): Record<string, string> => ({
   CMS_GITHUB_CLIENT_SECRET: "s".repeat(40),
   BOUNCE_ADDRESS: "bounces@mail.purpose.example",
   DSN_WEBHOOK_SECRET: "d".repeat(40),
+  BOUNCE_TOKEN_KEY: "b".repeat(40),
 });
 
 let dns: DnsStandIn | undefined;

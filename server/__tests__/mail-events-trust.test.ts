@@ -24,6 +24,7 @@ import {
 import {
   arfMail,
   BOUNCE_ADDRESS,
+  BOUNCE_KEY,
   bounceAddressOf,
   DSN_SECRET,
   dsnMail,
@@ -268,7 +269,7 @@ describe("every mail to a subscriber over SMTP, on PGlite", () => {
     );
     const key = {
       ...(parseBounceAddress(BOUNCE_ADDRESS) as { local: string; domain: string }),
-      key: DSN_SECRET,
+      key: BOUNCE_KEY,
     };
     expect(
       smtp.mails.map((mail) => [

@@ -20,6 +20,7 @@ export const DSN_SECRET = "dsn-secret-for-the-tests-0123456789abcdef";
 export const TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:newsletter-events";
 export const CERT_URL = "https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-test.pem";
 export const BOUNCE_ADDRESS = "bounces@mail.thepurposeeffect.example";
+export const BOUNCE_KEY = "bounce-token-key-for-the-tests-0123456789";
 
 /** The settings that turn every source on, and the bounce address whose tokens the dsn route checks. */
 export const MAIL_EVENTS_ENV = {
@@ -27,6 +28,7 @@ export const MAIL_EVENTS_ENV = {
   SES_TOPIC_ARN: TOPIC_ARN,
   DSN_WEBHOOK_SECRET: DSN_SECRET,
   BOUNCE_ADDRESS,
+  BOUNCE_TOKEN_KEY: BOUNCE_KEY,
 };
 
 /**
@@ -44,7 +46,7 @@ export async function bounceAddressOf(
   if (!row) throw new Error(`no subscriber ${email}`);
   const parsed = parseBounceAddress(BOUNCE_ADDRESS);
   if (typeof parsed === "string") throw new Error(parsed);
-  return bounceAddress({ ...parsed, key: DSN_SECRET }, { mail, subscriberId: row.id });
+  return bounceAddress({ ...parsed, key: BOUNCE_KEY }, { mail, subscriberId: row.id });
 }
 
 /** A request to post: its headers and body. */

@@ -29,8 +29,9 @@ export interface Config {
   /** `MAIL_FROM`, one mailbox; unset: the newsletter's name at the site's host (`mail/list-headers.ts`). */
   mailFrom?: Mailbox;
   /**
-   * `BOUNCE_ADDRESS` with its key (`DSN_WEBHOOK_SECRET`): the envelope sender of every mail to a
-   * subscriber over SMTP is `bounces+<token>@…` (`mail/bounce-token.ts`); null while it is unset.
+   * `BOUNCE_ADDRESS` with its keys (`BOUNCE_TOKEN_KEY`, `BOUNCE_TOKEN_PREVIOUS_KEY`): the envelope
+   * sender of every mail to a subscriber over SMTP is `bounces+<token>@…` (`mail/bounce-token.ts`);
+   * null while it is unset.
    */
   bounce: BounceSettings | null;
   rateLimitPerMinute: number;
@@ -67,7 +68,7 @@ export interface MailEventsConfig {
   sesTopicArns: string[];
   /** `DSN_WEBHOOK_SECRET`: the bearer secret of the inbound-mail route. */
   dsnSecret: string | null;
-  /** The bounce address and its key: `dsn` acts only on reports carrying one of its tokens. */
+  /** The bounce address and its keys: `dsn` acts only on reports carrying one of its tokens. */
   bounce: BounceSettings | null;
   /** `SNS_ALLOW_SIGNATURE_V1=1`: SNS's SHA1 signatures are accepted too (else only SignatureVersion 2). */
   snsAllowSignatureV1: boolean;
@@ -109,16 +110,47 @@ function readMailEvents(env: Env): MailEventsConfig {
   };
 }
 
+/** A key of the bounce tokens (`mail/bounce-token.ts`), checked like the dsn route's secret. */
+function readTokenKey(
+  env: Env,
+  name: "BOUNCE_TOKEN_KEY" | "BOUNCE_TOKEN_PREVIOUS_KEY",
+  dsnSecret: string | null,
+) {
+  const key = readVariable(env, name) ?? null;
+  if (key !== null && key.length < MIN_DSN_SECRET_LENGTH)
+    throw new ConfigError(
+      `${name} must be at least ${MIN_DSN_SECRET_LENGTH} characters (openssl rand -hex 32 makes one)`,
+    );
+  // Its own key, so that a new bearer secret for the inbound route leaves the tokens of mail
+  // already sent valid, and one leaked secret is not both.
+  if (key !== null && key === dsnSecret)
+    throw new ConfigError(`${name} must not be DSN_WEBHOOK_SECRET: give the tokens a key of their own`);
+  return key;
+}
+
 function readBounce(env: Env, dsnSecret: string | null): BounceSettings | null {
+  const key = readTokenKey(env, "BOUNCE_TOKEN_KEY", dsnSecret);
+  const previousKey = readTokenKey(env, "BOUNCE_TOKEN_PREVIOUS_KEY", dsnSecret);
   const value = readVariable(env, "BOUNCE_ADDRESS");
-  if (value === undefined) return null;
+  if (value === undefined) {
+    if (previousKey !== null && key === null)
+      throw new ConfigError(
+        "BOUNCE_TOKEN_PREVIOUS_KEY is set but BOUNCE_TOKEN_KEY is not: it only reads tokens beside a key",
+      );
+    return null;
+  }
   const parsed = parseBounceAddress(value);
   if (typeof parsed === "string") throw new ConfigError(`BOUNCE_ADDRESS: ${parsed}`);
   if (dsnSecret === null)
     throw new ConfigError(
-      "BOUNCE_ADDRESS is set but DSN_WEBHOOK_SECRET is not: the tokens in the bounce address are signed with it, and mail-events/dsn reads what comes back",
+      "BOUNCE_ADDRESS is set but DSN_WEBHOOK_SECRET is not: what comes back to the bounce address reaches mail-events/dsn only with that secret",
     );
-  return { ...parsed, key: dsnSecret };
+  if (key === null)
+    throw new ConfigError(
+      "BOUNCE_ADDRESS is set but BOUNCE_TOKEN_KEY is not: it is the key of the tokens in the bounce address (openssl rand -hex 32 makes one)",
+    );
+  // DSN_WEBHOOK_SECRET reads the tokens of mail sent before they had a key of their own, for a while.
+  return { ...parsed, key, previousKey, legacyKey: dsnSecret };
 }
 
 function readMailFrom(env: Env): Mailbox | undefined {

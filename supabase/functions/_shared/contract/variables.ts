@@ -402,9 +402,27 @@ export const VARIABLES = [
     group: "The newsletter functions (the local stack and Supabase)",
     readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect", "npm run doctor"],
     description:
-      "The mailbox returned mail comes back to (bounces@mail.example), whose inbound route posts it to mail-events/dsn. Every mail to a subscriber over SMTP is sent from bounces+TOKEN@mail.example (VERP), the token signed with DSN_WEBHOOK_SECRET, and mail-events/dsn acts only on a report carrying a valid one. Needs DSN_WEBHOOK_SECRET; at most 19 characters before the @.",
+      "The mailbox returned mail comes back to (bounces@mail.example), whose inbound route posts it to mail-events/dsn. Every mail to a subscriber over SMTP is sent from bounces+TOKEN@mail.example (VERP), the token sealed with BOUNCE_TOKEN_KEY, and mail-events/dsn acts only on a report carrying a valid one. Needs DSN_WEBHOOK_SECRET and BOUNCE_TOKEN_KEY; at most 19 characters before the @.",
     unset:
       "the envelope sender is MAIL_FROM, and mail-events/dsn acts only on complaints whose reported mail carries its List-Unsubscribe token",
+  },
+  {
+    name: "BOUNCE_TOKEN_KEY",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
+    description:
+      "The key (32 characters or more, not DSN_WEBHOOK_SECRET) of the tokens in BOUNCE_ADDRESS: each names the mail and its reader, sealed (the reader's id is not readable in it), and is believed for 30 days. To change it, move the old one to BOUNCE_TOKEN_PREVIOUS_KEY.",
+    unset: "required with BOUNCE_ADDRESS",
+    secret: true,
+  },
+  {
+    name: "BOUNCE_TOKEN_PREVIOUS_KEY",
+    group: "The newsletter functions (the local stack and Supabase)",
+    readers: STACK_AND_FUNCTIONS,
+    description:
+      "The BOUNCE_TOKEN_KEY before the last change, for reading only: returned mail of what was sent with it still counts. Unset it 30 days after the change, when its tokens have expired.",
+    unset: "only BOUNCE_TOKEN_KEY's tokens are read",
+    secret: true,
   },
   {
     name: "SNS_ALLOW_SIGNATURE_V1",
