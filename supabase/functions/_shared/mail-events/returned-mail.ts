@@ -198,8 +198,12 @@ function readFields(
       continue;
     }
     close();
-    const colon = text.indexOf(":", position);
-    if (colon > position && colon < contentEnd && colon - position <= READING_LIMITS.nameChars) {
+    // The colon within the first nameChars of the line: a search past them would cross the rest
+    // of the mail for every line that has none.
+    const colon =
+      text.slice(position, Math.min(contentEnd, position + READING_LIMITS.nameChars + 1)).indexOf(":") +
+      position;
+    if (colon > position) {
       const fieldName = text.slice(position, colon).replace(/[ \t]+$/, "");
       if (FIELD_NAME.test(fieldName) && count < READING_LIMITS.fieldsPerBlock) {
         name = fieldName.toLowerCase();
