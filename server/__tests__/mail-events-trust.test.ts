@@ -341,6 +341,14 @@ describe("every mail to a subscriber over SMTP, on PGlite", () => {
     expect(await (await post(headersOnly)).json()).toEqual({
       received: [{ kind: "complaint", effect: "unsubscribed" }],
     });
+    // Neither token in the mail, but its envelope sender in the report's Original-Mail-From.
+    const ivy = await welcomeTo("ivy@example.com");
+    const byMailFrom = rfc5965Report(storedMail(ivy, null, ["list-unsubscribe"]), {
+      originalMailFrom: ivy.envelope.from,
+    });
+    expect(await (await post(byMailFrom)).json()).toEqual({
+      received: [{ kind: "complaint", effect: "unsubscribed" }],
+    });
     // The same shape naming a reader, but with neither token of ours.
     const hal = await welcomeTo("hal@example.com");
     const tokenless = rfc5965Report(storedMail(hal, null, ["list-unsubscribe"]), {
