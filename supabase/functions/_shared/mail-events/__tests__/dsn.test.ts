@@ -71,6 +71,91 @@ describe("what a failed recipient's status means (RFC 3463)", () => {
   });
 });
 
+describe("what a report's words say where its code does not decide (failure-text.ts)", () => {
+  it.each([
+    // [Status, the Diagnostic-Code after "smtp; " (null: none), what the list makes of it]
+    ["5.0.0", "550 Unknown user ann@example.com", "bounce"],
+    [null, "550 ann@example.com... No such user", "bounce"],
+    ["5.0.0", "550 No such domain", "bounce"],
+    ["5.4.4", "Invalid domain", "bounce"],
+    ["5.4.4 (Illegal host/domain name found)", null, "bounce"],
+    ["5.4.1", "550 5.4.1 Recipient address rejected: Access denied", "bounce"],
+    ["5.5.0", "550 Requested action not taken: mailbox unavailable", "bounce"],
+    ["5.0.0", "552 Mailbox full", "soft_bounce"],
+    ["5.0.0", "550 Message rejected: IP listed on Spamhaus", "sender_refusal"],
+    [
+      "5.1.0",
+      "550 5.1.0 192.0.2.1 is not allowed to send from <example.net> per its SPF record",
+      "sender_refusal",
+    ],
+    // Never at once: a transient class, however worded; the receiving server's own code over the relay's Status.
+    ["4.0.0", "450 User unknown", "soft_bounce"],
+    ["5.0.0", "550 5.7.1 User unknown", "sender_refusal"],
+    ["5.1.1", "550 5.7.1 IP address blacklisted by recipient", "sender_refusal"],
+    ["5.1.1", "552 5.2.2 Over quota", "soft_bounce"],
+    [
+      "5.2.1",
+      "550-5.2.1 The user you are trying to contact is receiving mail at a rate that 550-5.2.1 prevents additional messages",
+      "soft_bounce",
+    ],
+    // A filter's refusal after DATA names no address, or comes from a carrier that says so.
+    ["5.0.0", "550 : User unknown", "soft_bounce"],
+    ["5.0.0", "550 Unknown user ann@docomo.ne.jp", "soft_bounce"],
+  ])("%s with %j is a %s", async (status, diagnostic, kind) => {
+    const recipient = diagnostic?.includes("docomo") ? "ann@docomo.ne.jp" : "ann@example.com";
+    expect(await kinds(dsnMail(recipient, { status, diagnostic }))).toEqual([kind]);
+  });
+
+  it("reads the report's own text when the recipient's fields have none (Gmail's 'Address not found')", async () => {
+    const gmail = dsnMail("ann@example.com", {
+      status: "5.0.0",
+      diagnostic: null,
+      text: "** Address not found **\r\n\r\nYour message wasn't delivered to ann@example.com because the address couldn't be found.",
+    });
+    expect(await kinds(gmail)).toEqual(["bounce"]);
+  });
+
+  it("keeps a bare 'user unknown' after DATA counted by day, and believes plainer words there", async () => {
+    const afterData = (diagnostic: string, text: string) =>
+      kinds(dsnMail("ann@example.com", { status: "5.0.0", diagnostic, text }));
+    expect(
+      await afterData(
+        "550 Unknown user ann@example.com",
+        "550 Unknown user ann@example.com (in reply to end of DATA\r\n    command)",
+      ),
+    ).toEqual(["soft_bounce"]);
+    expect(
+      await afterData(
+        "554 delivery error: dd This user doesn't have a yahoo.com account",
+        ">>> DATA\r\n<<< 554 delivery error: dd This user doesn't have a yahoo.com account",
+      ),
+    ).toEqual(["bounce"]);
+  });
+
+  it("decodes a diagnostic in the report's charset: Domino's directory miss in ISO-2022-JP", async () => {
+    const domino = dsnMail("ann@example.com", {
+      status: "5.0.0",
+      diagnostic:
+        "X-Notes; User Ann (ann@example.com) \x1b$B$O\x1b(B Domino \x1b$B%G%#%l%/%H%j$K$O8+$D$+$j$^$;$s!#\x1b(B",
+    }).replace("smtp; X-Notes;", "X-Notes;");
+    const { events } = await read(domino);
+    expect(events.map((event) => event.kind)).toEqual(["bounce"]);
+    expect(events[0].detail).toContain("Domino ディレクトリには見つかりません");
+  });
+
+  it("reads an address with a code point past Unicode as none, never an error", async () => {
+    const { events } = await read(
+      dsnMail("ann@example.com", {
+        global: true,
+        originalRecipient: null,
+        finalRecipient: "utf-8; a\\x{110000}@b.example",
+      }),
+    );
+    // Kept with no address: only a proof of whose mail it was (report-trust.ts) can name its reader.
+    expect(events.map((event) => [event.kind, event.recipient])).toEqual([["bounce", ""]]);
+  });
+});
+
 describe("which recipient a report names", () => {
   it("prefers the Original-Recipient to the Final-Recipient (a forwarded address fails at its end)", async () => {
     const { events } = await read(
