@@ -10,6 +10,7 @@ import { type Env, readVariable } from "../supabase/functions/_shared/contract/v
 import {
   createBackend,
   FUNCTIONS,
+  parseMailbox,
   type PublishedSite,
   type SqlExecutor,
 } from "../supabase/functions/_shared/hosts.ts";
@@ -103,9 +104,8 @@ function transportOf(env: Env): Transport {
 /** The From address's domain, as the mail is built (`MAIL_FROM`, else the newsletter at SITE_URL's host). */
 function sendingDomain(env: Env): string | null {
   const from = readVariable(env, "MAIL_FROM");
-  const address = from ? (/<([^>]+)>/.exec(from)?.[1] ?? from).trim() : null;
-  if (address)
-    return address.includes("@") ? address.slice(address.lastIndexOf("@") + 1).toLowerCase() : null;
+  // Read as the functions read it: a quoted name may hold a `<` of its own.
+  if (from) return parseMailbox(from)?.address.split("@")[1].toLowerCase() ?? null;
   const site = readVariable(env, "SITE_URL");
   try {
     const host = site ? new URL(site).hostname : "";

@@ -28,6 +28,7 @@ export type { Fetch } from "./mail-events/ses.ts";
 export type { FeatureName } from "./manifest.ts";
 export type { Mailer, MailMessage } from "./mail/mailer.ts";
 export { nodemailerFields } from "./mail/smtp.ts";
+export { parseMailbox } from "./mail/mailbox.ts";
 export { composeMime } from "./mail/mime.ts";
 export { createPostgresExecutor } from "./db/postgres-executor.ts";
 export { createAdminQueries, SUBSCRIBER_STATUSES } from "./subscriptions/admin-queries.ts";
