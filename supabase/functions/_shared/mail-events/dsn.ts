@@ -6,9 +6,13 @@
  * decides what each report means:
  *
  * - an RFC 3464 delivery status notification: each recipient whose Action is `failed` is one
- *   event, its kind from its status code by RFC 3463 (`rfc3463.ts`: only X.1.x and 5.2.1 suppress
- *   at once; X.7.x, about the sender, is a `sender_refusal` that never touches the reader);
- *   `delayed`, `delivered`, `relayed` and `expanded` recipients are only news and ignored;
+ *   event, its kind from its status code by RFC 3463 and, where the code does not decide, from its
+ *   words (`rfc3463.ts`, `failure-text.ts`: the address or its domain gone suppresses at once;
+ *   X.7.x, about the sender, is a `sender_refusal` that never touches the reader); the report's own
+ *   text is read for a lone failed recipient whose fields have no words, and whether it shows the
+ *   refusal came after DATA. A failed block whose address cannot be read is kept with none, for
+ *   the proof of whose mail it was to name; `delayed`, `delivered`, `relayed` and `expanded`
+ *   recipients are only news and ignored;
  * - an RFC 5965 feedback report (ARF): `abuse`, `fraud`, `virus`, `other` and `opt-out` are the
  *   reader's complaint, for each `Original-Rcpt-To` or else the returned original's To;
  *   `auth-failure` (RFC 6591) is a `sender_refusal` (our SPF or DKIM failed there); `not-spam` is

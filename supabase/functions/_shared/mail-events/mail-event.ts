@@ -19,6 +19,7 @@ export interface MailEvent {
   /** The provider's id for this event and recipient: the same event delivered twice has the same id. */
   id: string;
   kind: MailEventKind;
+  /** The address the provider names; `""` for a returned mail's failed block that names none readable. */
   recipient: string;
   /** The subscriber a proof in the report names (`report-trust.ts`); without it, the recipient's address does. */
   subscriberId?: string;
