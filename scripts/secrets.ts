@@ -1,7 +1,7 @@
 /**
  * `npm run secrets`: the functions' settings for hosted Supabase, in one file readable by its owner
  * only and ignored by git, `supabase/.env.production`, which `npx supabase secrets set --env-file`
- * sets there. What this side makes (SEND_EFFECT_KEY; DSN_WEBHOOK_SECRET with `--dsn`) is generated
+ * sets there. What this side makes (SEND_EFFECT_KEY; DSN_WEBHOOK_SECRET and BOUNCE_TOKEN_KEY with `--dsn`) is generated
  * into the file once and never changed: each value is used twice (the function, and the schedule's
  * Vault secret or the inbound-mail route), and Supabase shows a secret once set only as a digest
  * (`supabase secrets list`), so a value made on a command line could not be used again. Every other
@@ -44,6 +44,8 @@ const GENERATED: Partial<Record<VariableName, string>> = {
   SEND_EFFECT_KEY: "the schedule sends the same from Vault, where `npm run secrets -- schedule` puts it",
   DSN_WEBHOOK_SECRET:
     "your inbound-mail route sends the same as its bearer token (docs/operating.md, bounces and complaints)",
+  BOUNCE_TOKEN_KEY:
+    "signs the envelope sender of each mail (BOUNCE_ADDRESS); when you make a new one, move this one to BOUNCE_TOKEN_PREVIOUS_KEY",
 };
 
 /**
@@ -76,7 +78,8 @@ export class SecretsUsageError extends Error {
 
 export const USAGE = `Usage:
   npm run secrets [-- --dsn]
-      write ${SETTINGS_FILE}: a new SEND_EFFECT_KEY (and DSN_WEBHOOK_SECRET with --dsn), every
+      write ${SETTINGS_FILE}: a new SEND_EFFECT_KEY (with --dsn also DSN_WEBHOOK_SECRET and
+      BOUNCE_TOKEN_KEY, for returned mail over SMTP), every
       other setting to fill in; keeps what is there, then checks it as the functions would
   npm run secrets -- schedule --project-ref REF
       the schedule of send-effect with that key and https://REF.supabase.co: run on DATABASE_URL
@@ -177,7 +180,9 @@ export function writeSettingsFile(
   const before = created ? "" : readFileSync(file, "utf8");
   const values = parseEnv(before);
   const present = namesIn(before);
-  const wanted: VariableName[] = dsn ? ["SEND_EFFECT_KEY", "DSN_WEBHOOK_SECRET"] : ["SEND_EFFECT_KEY"];
+  const wanted: VariableName[] = dsn
+    ? ["SEND_EFFECT_KEY", "DSN_WEBHOOK_SECRET", "BOUNCE_TOKEN_KEY"]
+    : ["SEND_EFFECT_KEY"];
   const generated = wanted.filter((name) => !values[name]);
   let text = created ? HEADER.join("\n") : before.replace(/\n*$/, "");
   for (const name of generated) {

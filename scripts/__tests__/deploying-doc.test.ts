@@ -481,6 +481,7 @@ describe("the owner's settings file, npm run secrets", () => {
       SEND_EFFECT_KEY: key,
       SITE_URL: "https://www.your-site.example",
       DSN_WEBHOOK_SECRET: expect.stringMatching(/^[0-9a-f]{64}$/),
+      BOUNCE_TOKEN_KEY: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
   });
 
