@@ -290,11 +290,13 @@ async function startDenoTestStack(
       now,
     },
   );
-  let host: Awaited<ReturnType<typeof startProcess>> | undefined;
+  type Host = Awaited<ReturnType<typeof startProcess>>;
+  /** The host's processes that run: one by itself; behind the gateway, a worker and those retiring. */
+  const hosts = new Set<Host>();
   let earlier = "";
-  const start = async () => {
+  const start = async (listenOn: number): Promise<Host> => {
     const { command, args } = denoHostCommand(behindGateway ? "edge" : "current");
-    host = await startProcess(command, args, {
+    const started = await startProcess(command, args, {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -302,7 +304,7 @@ async function startDenoTestStack(
         DATABASE_URL: database.url,
         SMTP_URL: "",
         SITE_URL: url,
-        FUNCTION_PORT: String(port),
+        FUNCTION_PORT: String(listenOn),
         CLOCK_FILE: clockFile,
         OUTBOX_DIR: path.join(dataDir, "outbox"),
         SENDER_IDENTITY: JSON.stringify(identity),
@@ -315,30 +317,35 @@ async function startDenoTestStack(
       ready: /Listening on/,
       timeoutMs: 120_000,
     });
+    hosts.add(started);
+    return started;
+  };
+  const stopHost = async (started: Host) => {
+    hosts.delete(started);
+    earlier += started.output();
+    await started.stop();
   };
   let gateway: SupabaseGateway | undefined;
   const startGateway = async () => {
     gateway = await startSupabaseGateway({
       ...(behindGateway || {}),
       port: gatewayPort,
-      // The tests' host serves every function from one worker.
+      // The tests' host serves every function from one worker; a retiring one finishes its work
+      // beside the next, each on a port of its own.
       workerFor: () => "functions-host",
       startWorker: async () => {
-        await start();
-        const started = host as Awaited<ReturnType<typeof startProcess>>;
+        const workerPort = await freePort();
+        const started = await start(workerPort);
         return {
-          url: `http://127.0.0.1:${port}`,
+          url: `http://127.0.0.1:${workerPort}`,
           pid: started.child.pid as number,
-          stop: async () => {
-            earlier += started.output();
-            await started.stop();
-          },
+          stop: () => stopHost(started),
         };
       },
     });
   };
   if (behindGateway) await startGateway();
-  else await start();
+  else await start(port);
   const server = {
     url,
     port,
@@ -353,7 +360,7 @@ async function startDenoTestStack(
     outbox: path.join(dataDir, "outbox"),
     server,
     get logs() {
-      return `${earlier}${host?.output() ?? ""}`.split("\n");
+      return `${earlier}${[...hosts].map((started) => started.output()).join("")}`.split("\n");
     },
     database,
     now,
@@ -384,9 +391,8 @@ async function startDenoTestStack(
         await startGateway();
         return;
       }
-      earlier += host?.output() ?? "";
-      await host?.stop();
-      await start();
+      await Promise.all([...hosts].map(stopHost));
+      await start(port);
     },
     get gateway() {
       return gateway;
@@ -394,7 +400,7 @@ async function startDenoTestStack(
     async close() {
       try {
         await gateway?.stop();
-        await host?.stop();
+        await Promise.all([...hosts].map(stopHost));
         await db.close();
         await database.drop();
       } finally {
