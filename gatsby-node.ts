@@ -1,20 +1,19 @@
 /**
  * The site's data and pages: the content types and their checks, the Effects as typed nodes
- * (src/effects/effect-nodes.ts), the pages made from queries, and after the build the files made
- * from them; the build's other jobs (bundles, the CMS, robots.txt, _headers) are one-line calls.
+ * (src/effects/effect-nodes.ts) and the pages made from queries. What a build writes besides the
+ * pages is a step of build/, each with its own query, called here in order.
  */
-import { mkdir, writeFile } from "fs/promises";
 import path from "path";
-import type { GatsbyNode, Reporter } from "gatsby";
-import { compactIcons, removeBuildInternals, writeRobots } from "./scripts/built-site";
-import { productionBundles } from "./scripts/bundles";
-import {
-  DEVELOP_SEARCH_PAGES,
-  type IndexedEffect,
-  writeDevelopSearchIndex,
-  writeSearchIndex,
-} from "./scripts/search-index";
-import { serveCmsAdminPage, writeCmsAdminFor } from "./scripts/cms-admin";
+import type { GatsbyNode } from "gatsby";
+import { indexArchiveSearch, indexForDevelop } from "./build/archive-search";
+import { BuildQueryError } from "./build/build-step";
+import { settleBuiltSite } from "./build/built-site";
+import { productionBundles } from "./build/bundles";
+import { serveCmsAdminPage, writeCmsAdminFor } from "./build/cms-admin";
+import { writeFeedsAndEditions } from "./build/feeds-and-editions";
+import { writePublicationRecord } from "./build/publication-record";
+import { publishedDay } from "./build/published-day";
+import { beginSocialCards, writeSocialCards } from "./build/social-cards";
 import { writeHostHeaders } from "./site-headers/host-headers";
 import {
   checkContent,
@@ -23,7 +22,6 @@ import {
   typeNameForFile,
   type Brand,
   type EffectPages,
-  type Newsletter,
 } from "./src/content/schema";
 import { readYaml } from "./src/content/yaml";
 import {
@@ -32,27 +30,17 @@ import {
   effectsDir,
   shownFolder,
   publicationDay,
-  PUBLICATION_RECORD,
   publishedEffects,
   twoOnOneDay,
   type Effect,
   type EffectFileText,
-  type PublicationRecord,
 } from "./src/effects/effects";
 import { EFFECT_TYPE, effectOfFile, effectResolvers, effectTypeDefs } from "./src/effects/effect-nodes";
-import { writeEffectFiles } from "./src/effects/effect-files";
-import { startDrawingCards, writeEffectCards } from "./src/effects/cards";
-import { readTextVariable } from "./supabase/functions/_shared/contract/variables";
-import { archivePath } from "./src/effects/paths";
-import { dayIn } from "./supabase/functions/_shared/contract/calendar-day";
-import { archivePages, effectPages, type ArchivePageContext } from "./src/effects/publication";
+import { archivePages, effectPages } from "./src/effects/publication";
 import {
   SIGNUP_RESULT_PAGES,
   type SignupResult,
 } from "./supabase/functions/_shared/contract/signup-result-pages";
-
-// gatsby-node.ts keeps the data and the pages; what else a build writes is a named helper, called
-// in one line (the bundles, the CMS, robots.txt, _headers).
 
 // Explicit types for the YAML in content/: a field an editor removes or misspells must fail the
 // build with its name, not render `null` (https://www.gatsbyjs.com/docs/reference/graphql-data-layer/schema-customization/).
@@ -187,7 +175,7 @@ export const onCreateDevServer = serveCmsAdminPage;
 // query their Effect nodes, whose HTML is rendered at build time like the landing page's, so no
 // Markdown code reaches the browser. Which Effects are published is decided here, each time the
 // pages are made (a saved Effect shows under `gatsby develop`), and handed to every page as the
-// day its queries stop at; onPostBuild reads that day back from the archive's page.
+// day its queries stop at; the steps after the pages read it back (build/published-day.ts).
 export const createPages: GatsbyNode["createPages"] = async ({ actions, reporter, graphql }) => {
   // Where send-confirmation sends a signup posted without JavaScript.
   for (const [result, pagePath] of Object.entries(SIGNUP_RESULT_PAGES)) {
@@ -236,229 +224,33 @@ export const createPages: GatsbyNode["createPages"] = async ({ actions, reporter
   for (const page of archivePages(published.length, today)) {
     actions.createPage({ ...page, component: path.resolve("src/templates/effect-archive.tsx") });
   }
-  if (process.env.gatsby_executing_command === "develop") await indexForDevelop(graphql, reporter, today);
+  if (process.env.gatsby_executing_command === "develop") await indexForDevelop({ graphql, reporter }, today);
 };
 
-/**
- * Under `gatsby develop` the archive's search works too, over the Effects published today: the
- * build's index comes from its pages, which the development server never writes.
- */
-async function indexForDevelop(
-  graphql: Parameters<NonNullable<GatsbyNode["createPages"]>>[0]["graphql"],
-  reporter: Reporter,
-  today: string,
-): Promise<void> {
-  try {
-    const { data, errors } = await graphql<{ allEffect: { nodes: IndexedEffect[] } }>(`
-      query EffectsToSearch {
-        allEffect {
-          nodes {
-            date
-            dateLabel
-            title
-            html
-          }
-        }
-      }
-    `);
-    if (errors || !data) throw new Error(String(errors));
-    const published = publishedEffects(data.allEffect.nodes, today);
-    await writeDevelopSearchIndex("public", DEVELOP_SEARCH_PAGES, published);
-  } catch (error) {
-    // The development site goes on with the last index (scripts/search-index.ts keeps it), and says why.
-    reporter.warn(
-      `The archive's search is not updated: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
+// The Effects' social cards take longest of what the build writes beside the pages: they are begun
+// here, as soon as the pages are made, on threads of their own while Gatsby renders the pages.
+export const onPreBuild: GatsbyNode["onPreBuild"] = ({ graphql, reporter, cache }) =>
+  beginSocialCards({ graphql, reporter, cache });
 
-// The Effects' social cards take longest of what onPostBuild writes: they are begun here, as soon
-// as the pages are made, on threads of their own while Gatsby renders the pages (a build only).
-export const onPreBuild: GatsbyNode["onPreBuild"] = async ({ graphql, reporter }) => {
-  const { data, errors } = await graphql<
-    Pick<PostBuildData, "archive" | "brand" | "effectPages"> & {
-      allEffect: { nodes: Pick<Effect, "date" | "title">[] };
-    }
-  >(
-    `
-      query EffectCards($archivePath: String!) {
-        brand {
-          name
-          siteUrl
-        }
-        effectPages {
-          effect {
-            eyebrow
-          }
-        }
-        archive: sitePage(path: { eq: $archivePath }) {
-          pageContext
-        }
-        allEffect {
-          nodes {
-            date
-            title
-          }
-        }
-      }
-    `,
-    { archivePath: archivePath(1) },
-  );
-  // onPostBuild reads the same and says what is wrong; until then, nothing to begin.
-  if (errors || !data?.archive) return;
-  const begun = startDrawingCards({
-    published: publishedEffects(data.allEffect.nodes, data.archive.pageContext.publishedUpTo),
-    brand: data.brand,
-    eyebrow: data.effectPages.effect.eyebrow,
-    cacheDir: readTextVariable(process.env, "EFFECT_CARDS_DIR"),
-  });
-  if (begun.cards > 0) {
-    reporter.info(
-      `Effect cards: drawing ${begun.cards} on ${begun.threads} thread(s) while the pages are built`,
-    );
-  }
-};
-
-interface PostBuildData {
-  brand: Pick<Brand, "name" | "siteUrl" | "timeZone"> & { author: Pick<Brand["author"], "name"> };
-  effectPages: Pick<EffectPages, "name" | "description" | "mail"> & {
-    effect: Pick<EffectPages["effect"], "eyebrow">;
-  };
-  newsletter: Pick<Newsletter, "mails">;
-  /** The archive's first page, absent when createPages stopped. */
-  archive: { pageContext: ArchivePageContext } | null;
-  allEffect: { nodes: Effect[] };
-}
-
-// The files beside the pages: robots.txt, _headers for the hosts that read it, the Effects'
-// feeds, mail editions and social cards, from the Effects the pages were made of, and the archive's
-// search index of their pages (so a new Effect is found without anyone doing anything).
-export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter }) => {
-  const { data, errors } = await graphql<PostBuildData>(
-    `
-      query PostBuildFiles($archivePath: String!) {
-        brand {
-          name
-          siteUrl
-          timeZone
-          author {
-            name
-          }
-        }
-        effectPages {
-          name
-          description
-          effect {
-            eyebrow
-          }
-          mail {
-            readOnlineLabel
-            shareText
-            shareLinkLabel
-            reasonText
-            unsubscribeLabel
-          }
-        }
-        newsletter {
-          mails {
-            confirmation {
-              subject
-              preheader
-              heading
-              greeting
-              text
-              buttonLabel
-              expiryText
-              ignoreText
-            }
-            reminder {
-              subject
-              preheader
-              heading
-              greeting
-              text
-              buttonLabel
-              expiryText
-              ignoreText
-            }
-            welcome {
-              subject
-              preheader
-              text
-            }
-            footer {
-              reasonText
-              unsubscribeLabel
-            }
-          }
-        }
-        archive: sitePage(path: { eq: $archivePath }) {
-          pageContext
-        }
-        allEffect(sort: { date: DESC }) {
-          nodes {
-            date
-            file
-            title
-            summary
-            body
-          }
-        }
-      }
-    `,
-    { archivePath: archivePath(1) },
-  );
-  if (errors || !data) {
-    reporter.panicOnBuild(
-      "Could not read the content for robots.txt, the feeds and the mail editions",
-      errors,
-    );
-    return;
-  }
-  await removeBuildInternals("public");
-  await writeRobots("public", data.brand.siteUrl);
-  reporter.info(`Icons: ${await compactIcons("public")} bytes smaller as palette PNGs`);
-  if (!data.archive) return;
-  const today = data.archive.pageContext.publishedUpTo;
-  const published = publishedEffects(data.allEffect.nodes, today);
-  await writeEffectFiles("public", {
-    published,
-    brand: data.brand,
-    texts: data.effectPages,
-    mails: data.newsletter.mails,
-    today: dayIn(data.brand.timeZone, new Date()),
-  });
-  const started = performance.now();
-  const cacheDir = readTextVariable(process.env, "EFFECT_CARDS_DIR");
-  let cards;
+// The files beside the pages, in order: robots.txt and the icons; then, for the Effects the pages
+// were made of, their feeds and mail editions, their social cards, the archive's search index;
+// _headers once public/ is whole (the index's files, named by their hash, get the long cache too;
+// it throws when the file would not fit in what Cloudflare Pages reads); and what was published.
+export const onPostBuild: GatsbyNode["onPostBuild"] = async ({ graphql, reporter, cache }) => {
+  const build = { graphql, reporter, cache };
   try {
-    cards = await writeEffectCards("public", {
-      published,
-      brand: data.brand,
-      eyebrow: data.effectPages.effect.eyebrow,
-      cacheDir,
-    });
-  } catch (error) {
-    reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
-    return;
-  }
-  reporter.info(
-    `Effect cards: ${cards.drawn} drawn, ${cards.cached} from the cache (${cacheDir}), ` +
-      `in ${Math.round(performance.now() - started)} ms`,
-  );
-  try {
-    const indexed = await writeSearchIndex("public", published.length);
-    reporter.info(`Search: ${indexed} Effects indexed into public/pagefind/`);
-    // Once public/ is whole: the search index's metadata file is named by its hash, and gets the
-    // long cache too. Throws when the file would not fit in what Cloudflare Pages reads.
+    await settleBuiltSite(build);
+    const today = await publishedDay(build);
+    if (today === null) return;
+    await writeFeedsAndEditions(build, today);
+    await writeSocialCards(build, today);
+    await indexArchiveSearch(build, today);
     await writeHostHeaders("public");
+    await writePublicationRecord(today);
   } catch (error) {
-    reporter.panicOnBuild(error instanceof Error ? error.message : String(error));
-    return;
+    reporter.panicOnBuild(
+      error instanceof Error ? error.message : String(error),
+      error instanceof BuildQueryError ? error.errors : undefined,
+    );
   }
-  // Which day and which Effects this build published, so a test or `npm start` can tell a build
-  // made for another day from a current one (scripts/site-build.ts).
-  const record: PublicationRecord = { today, effectsDir: effectsDir() };
-  await mkdir(".cache", { recursive: true });
-  await writeFile(PUBLICATION_RECORD, `${JSON.stringify(record)}\n`);
 };

@@ -51,6 +51,7 @@ module.exports = {
         "<rootDir>/supabase",
         "<rootDir>/server",
         "<rootDir>/scripts",
+        "<rootDir>/build",
         "<rootDir>/bench",
         "<rootDir>/test",
       ],

@@ -5,7 +5,7 @@
  * bench/.tmp/year-site (no cache: neither Gatsby's nor the social cards', which it keeps in
  * bench/.tmp/year-cards), adds one new Effect and builds again, and times both builds.
  * Then, in Chromium against that build on the local stack, it searches the archive's index
- * (Pagefind, scripts/search-index.ts) as the archive's form does: each query in a fresh browser,
+ * (Pagefind, build/search-index.ts) as the archive's form does: each query in a fresh browser,
  * after the search's first load (its script, WebAssembly and entry files), typed then Enter, and
  * pasted then Enter; the time from Enter to the answer (the results and the first ten excerpts)
  * and the bytes the query itself transferred from its first key. Prints the numbers, writes

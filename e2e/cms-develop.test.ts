@@ -20,14 +20,15 @@ import { describeInBrowser } from "../test/support/site";
 import { ROOT } from "../test/support/stack";
 
 /**
- * What `npm run cms` needs of the project (what the build reads, scripts/site-build.ts, with
- * package.json and tsconfig.json), copied into `.cms-develop/` inside it, so the copy finds
- * the project's node_modules as Node does, by walking up (a linked node_modules would load Gatsby
- * twice). Git, the linters and the other tests ignore that folder.
+ * What `npm run cms` needs of the project (what the build reads, scripts/site-build.ts, with the
+ * command's own scripts/, package.json and tsconfig.json), copied into `.cms-develop/` inside it,
+ * so the copy finds the project's node_modules as Node does, by walking up (a linked node_modules
+ * would load Gatsby twice). Git, the linters and the other tests ignore that folder.
  */
 const COPY = path.join(ROOT, ".cms-develop");
 const PROJECT = [
   ...BUILD_FOLDERS,
+  "scripts",
   ...readdirSync(ROOT).filter((name) => BUILD_FILE.test(name)),
   "package.json",
   "tsconfig.json",

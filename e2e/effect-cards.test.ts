@@ -1,5 +1,5 @@
 // Each published Effect's social card, as the tests' build made it and the local stack serves it.
-import { cardContent, drawCard, CARD_HEIGHT, CARD_WIDTH } from "../src/effects/cards";
+import { cardContent, drawCard, CARD_HEIGHT, CARD_WIDTH } from "../src/effects/card-layout";
 import { effectTexts, publishedFixtures, scheduledFixtures } from "../test/support/effects";
 import { differingShare, pngSize } from "../test/support/png";
 import { describeInBrowser, useSite } from "../test/support/site";

@@ -1,13 +1,13 @@
 /**
  * The archive's search, in Chromium on the tests' build (22 published Effects, one scheduled):
- * the index the build wrote with Pagefind (scripts/search-index.ts), loaded only once a reader
+ * the index the build wrote with Pagefind (build/search-index.ts), loaded only once a reader
  * uses the form, finds an Effect by a word of its body and leads to it.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
-import { writeDevelopSearchIndex } from "../scripts/search-index";
+import { writeDevelopSearchIndex } from "../build/search-index";
 import type { Brand } from "../src/content/schema";
 import { markdownToHtml } from "../src/effects/markdown";
 import { dayLabel } from "../supabase/functions/_shared/contract/calendar-day";
@@ -217,7 +217,7 @@ describeInBrowser("searching the Effects from the archive", () => {
   });
 
   // `npm run cms` runs Gatsby's development server, which writes no pages: its index is made from
-  // the Effects' fields (scripts/search-index.ts). Each Effect's record must be the one its built
+  // the Effects' fields (build/search-index.ts). Each Effect's record must be the one its built
   // page gives, or the editor's preview would find other words than the site.
   it("indexes under `npm run cms` what it indexes from the built pages", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "develop-search-"));

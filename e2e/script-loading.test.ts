@@ -11,7 +11,7 @@ import { cardInView } from "../test/support/newsletter";
 import { describeInBrowser, GATSBY_BUNDLE, useSite } from "../test/support/site";
 import { SPEC } from "../test/support/texts";
 import { launchChromium, untilHydrated, VIEWPORTS } from "../test/support/browser";
-import { COMPILE_HINT } from "../scripts/compile-hints";
+import { COMPILE_HINT } from "../build/compile-hints";
 
 /** When each of Gatsby's bundles was requested, and when `load` ended, on the page's clock. */
 async function bundleTimes(page: Page): Promise<{ loadEnd: number; bundleStarts: number[] }> {

@@ -37,7 +37,7 @@ export const BUILD_FOLDERS = [
   "src",
   "content",
   "static",
-  "scripts",
+  "build",
   "site-headers",
   "supabase/functions/_shared",
 ];

@@ -10,7 +10,7 @@ export const REVALIDATE = "no-cache";
 
 /**
  * Folders whose every file is named by its content: Gatsby's `/static/`, and the parts of the
- * archive's search index (scripts/search-index.ts) that Pagefind names by a hash of their bytes
+ * archive's search index (build/search-index.ts) that Pagefind names by a hash of their bytes
  * (`/pagefind/fragment/en_1acd887.pf_fragment`), reached only through Pagefind's entry file, which
  * revalidates with its script and WebAssembly. A reader's second search, or a later visit,
  * then takes the index parts and excerpts it already has without asking again.

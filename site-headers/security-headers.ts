@@ -67,7 +67,7 @@ export interface SecurityOptions {
 }
 
 /**
- * The archive's search (Pagefind, scripts/search-index.ts) runs from the site's own `/pagefind/`
+ * The archive's search (Pagefind, build/search-index.ts) runs from the site's own `/pagefind/`
  * ('self') and compiles its WebAssembly: 'wasm-unsafe-eval' allows that and nothing else (no
  * `eval`, no `new Function`, which 'unsafe-eval' would).
  */
@@ -147,7 +147,7 @@ export const adminSecurityHeaders = (
   "X-Robots-Tag": "noindex",
 });
 
-/** The two pages around the editor's GitHub sign-in (scripts/cms-sign-in-pages.ts). */
+/** The two pages around the editor's GitHub sign-in (build/cms-sign-in-pages.ts). */
 export const SIGN_IN_PAGES = [CMS_SIGN_IN_PATH, CMS_SIGNED_IN_PATH] as const;
 
 export const isSignInPage = (urlPath: string): boolean =>

@@ -35,7 +35,7 @@ function productSources(): string[] {
     .split("\n")
     .filter((file) => /\.(ts|tsx|js|mjs)$/.test(file))
     .filter((file) =>
-      /^(src|server|scripts|supabase\/functions|site-headers|test|bench|e2e)\/|^gatsby-/.test(file),
+      /^(src|server|scripts|build|supabase\/functions|site-headers|test|bench|e2e)\/|^gatsby-/.test(file),
     )
     .filter((file) => !/__tests__|\.test\.[jt]sx?$/.test(file));
 }

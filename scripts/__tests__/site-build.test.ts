@@ -74,7 +74,7 @@ describe("whether npm start rebuilds the site", () => {
     "tailwind.config.js",
     "postcss.config.js",
     "package-lock.json",
-    "scripts/cms-admin.ts",
+    "build/cms-admin.ts",
     "site-headers/security-headers.ts",
     "supabase/functions/_shared/contract/calendar-day.ts",
   ])("builds when %s was added since the last build", (file) => {

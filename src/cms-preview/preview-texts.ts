@@ -1,4 +1,4 @@
-/** What the editor's previews need from content/, put into their bundle by scripts/cms-admin.ts. */
+/** What the editor's previews need from content/, put into their bundle by build/cms-admin.ts. */
 import type { EffectPages } from "../content/schema";
 
 export interface PreviewTexts {

@@ -1,7 +1,7 @@
 /**
  * The content editor's preview pane (/admin/, Decap CMS), drawn by the site's own code: an Effect
  * of the Day as its page shows it and as the mail will look, a core value and the story as on the
- * landing page, with the site's CSS (`/admin/preview.css`). scripts/cms-admin.ts bundles this file
+ * landing page, with the site's CSS (`/admin/preview.css`). build/cms-admin.ts bundles this file
  * into `/admin/previews.js`, with the texts the previews need from content/ (`__PREVIEW_TEXTS__`).
  * Decap brings its own React; the previews render to HTML with this bundle's, and hand Decap that
  * HTML, so the two never meet.

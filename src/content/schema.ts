@@ -204,7 +204,7 @@ const effectPagesFields = {
     previousLabel: "text",
     nextLabel: "text",
     archiveLabel: "text",
-    // What the page's social card shows, for people who cannot see it (src/effects/cards.ts).
+    // What the page's social card shows, for people who cannot see it (src/effects/card-layout.ts).
     cardAlt: { placeholders: ["title", "date", "brand"] },
     share: {
       label: "text",

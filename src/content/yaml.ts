@@ -3,7 +3,7 @@
  * schema (no tags that make functions or regular expressions), so a content file can hold data and
  * nothing else. The build's nodes (gatsby-node.ts), the Effects, the brand read before GraphQL, the
  * content check and the CMS configuration all go through it; the content editor in the browser
- * loads the same library's bundle (scripts/cms-admin.ts).
+ * loads the same library's bundle (build/cms-admin.ts).
  */
 import { dump, load, YAMLException } from "js-yaml";
 

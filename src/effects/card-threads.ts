@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 
-/** A card to draw (what ./cards.ts draws), and the cache file it goes to. */
+/** A card to draw (what ./card-layout.ts draws), and the cache file it goes to. */
 export interface CardJob<Content = unknown> {
   content: Content;
   file: string;

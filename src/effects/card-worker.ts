@@ -2,7 +2,8 @@
 import { constants, setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import type { CardAnswer, CardJob } from "./card-threads";
-import { drawIntoCache, type CardContent } from "./cards";
+import { drawIntoCache } from "./card-cache";
+import type { CardContent } from "./card-layout";
 
 // The cards are drawn while Gatsby builds the pages, and take only the CPU time the build leaves
 // idle: on Linux each thread has a priority of its own, and this one asks for the lowest. A cold

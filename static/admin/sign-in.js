@@ -1,5 +1,5 @@
 /* global window, document */
-// The site's side of the editor's GitHub sign-in (scripts/cms-sign-in-pages.ts writes the pages).
+// The site's side of the editor's GitHub sign-in (build/cms-sign-in-pages.ts writes the pages).
 // On /admin/sign-in/ it forwards Decap's popup, query and all, to the cms-auth function. On
 // /admin/signed-in/ it reads what cms-auth sent in the address fragment, takes the fragment out of
 // the address and the history at once, exchanges a one-time code for the token with a POST, and

@@ -1,8 +1,8 @@
-// What Pagefind wrote into a site's index (scripts/search-index.ts), read back as a test reads it.
+// What Pagefind wrote into a site's index (build/search-index.ts), read back as a test reads it.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { SEARCH_DIR } from "../../scripts/search-index";
+import { SEARCH_DIR } from "../../build/search-index";
 
 /** One page's record: its address, words, title and day, and whatever else Pagefind keeps. */
 export interface PagefindRecord {

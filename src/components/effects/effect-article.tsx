@@ -13,9 +13,9 @@ interface EffectArticleProps {
 /** One Effect of the Day: its day, its title and its body (the server's HTML, never hydrated). */
 export function EffectArticle({ effect, eyebrow, children }: EffectArticleProps) {
   return (
-    // data-pagefind-body: the article is what the archive's search indexes (scripts/search-index.ts):
+    // data-pagefind-body: the article is what the archive's search indexes (build/search-index.ts):
     // its title and body; the eyebrow, the same on every Effect, only gives the result its date.
-    // Under `npm run cms`, which writes no pages, scripts/search-index.ts (indexedArticle) writes the
+    // Under `npm run cms`, which writes no pages, build/search-index.ts (indexedArticle) writes the
     // same markup for Pagefind; e2e/effect-search.test.ts fails when the two index differently.
     <article
       aria-labelledby="effect-title"

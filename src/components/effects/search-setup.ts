@@ -5,12 +5,12 @@
  * (bench/build-year.ts).
  */
 
-/** Where the build writes Pagefind's script beside its index (scripts/search-index.ts). */
+/** Where the build writes Pagefind's script beside its index (build/search-index.ts). */
 export const SEARCH_SCRIPT = "/pagefind/pagefind.js";
 
 /**
  * The search's worker (src/components/effects/search-worker.ts), bundled by the build beside the
- * index (scripts/search-index.ts), not by webpack: a chunk of webpack's would add its name to the
+ * index (build/search-index.ts), not by webpack: a chunk of webpack's would add its name to the
  * runtime every page loads first.
  */
 export const SEARCH_WORKER = "/effect-search-worker.js";

@@ -4,7 +4,7 @@
  * field; here Pagefind's script runs on the worker's thread (Pagefind starts no worker of its own
  * outside a page), ranks the pages, and fetches the excerpts of the ten results shown before it
  * answers: one message each way per search, with ten results, not every page found. The build
- * bundles it apart from the site's scripts, beside the index (scripts/search-index.ts).
+ * bundles it apart from the site's scripts, beside the index (build/search-index.ts).
  */
 import {
   type Found,

@@ -13,17 +13,9 @@ import { availableParallelism, constants, getPriority, tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { differingShare, pngSize } from "../../../test/support/png";
-import {
-  CARD_HEIGHT,
-  CARD_WIDTH,
-  cachedCard,
-  cardContent,
-  cardKey,
-  cardSvg,
-  drawCard,
-  startDrawingCards,
-  writeEffectCards,
-} from "../cards";
+import { cachedCard, cardKey } from "../card-cache";
+import { CARD_HEIGHT, CARD_WIDTH, cardContent, cardSvg, drawCard } from "../card-layout";
+import { CardDrawing, writeEffectCards } from "../cards";
 
 const brand = { name: "The Purpose Effect", siteUrl: "https://thepurposeeffect.example" };
 const eyebrow = "Effect of the Day";
@@ -126,11 +118,12 @@ describe("an Effect's social card", () => {
     const watch = setInterval(() => linux && threadPriorities().forEach((nice) => seen.add(nice)), 5);
     try {
       // As the build does: begun early, then written into the site.
-      expect(startDrawingCards(source)).toEqual({
+      const drawing = new CardDrawing();
+      expect(drawing.begin(source)).toEqual({
         cards: many.length,
         threads: Math.min(availableParallelism(), 2),
       });
-      expect(await writeEffectCards(site, source)).toEqual({ drawn: many.length, cached: 0 });
+      expect(await drawing.write(site, source)).toEqual({ drawn: many.length, cached: 0 });
     } finally {
       clearInterval(watch);
     }

@@ -144,7 +144,7 @@ export async function writeDevelopSearchIndex(
 
 /**
  * src/components/effects/search-worker.ts as one module script, `publicDir` + SEARCH_WORKER. esbuild
- * is required here, not imported (as in scripts/cms-admin.ts): the site's tests import gatsby-node
+ * is required here, not imported (as in build/cms-admin.ts): the site's tests import gatsby-node
  * in a browser-like environment, where esbuild refuses to load.
  */
 export async function writeSearchWorker(publicDir: string): Promise<void> {

@@ -69,7 +69,7 @@ async function writePreviewCss(target: string): Promise<void> {
   let source = await readFile(from, "utf8");
   for (const font of FONTS) {
     if (!source.includes(font.cssUrl))
-      throw new Error(`${from} no longer names ${font.cssUrl}: update scripts/cms-admin.ts`);
+      throw new Error(`${from} no longer names ${font.cssUrl}: update build/cms-admin.ts`);
     source = source.replace(font.cssUrl, `url("${path.basename(font.file())}")`);
   }
   const postcss = requireFromRoot("postcss") as typeof import("postcss").default;

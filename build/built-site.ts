@@ -1,11 +1,29 @@
 /**
- * What `gatsby build` leaves in `public/` besides the pages, settled after it: `robots.txt`, the
- * icons made small, and none of the build's internals.
+ * The build's first step after the pages: what `gatsby build` leaves in `public/` besides them,
+ * settled: `robots.txt`, the icons made small, and none of the build's internals.
  */
 import { existsSync } from "node:fs";
 import { readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
+import { type BuildStepArgs, PUBLIC_DIR, query } from "./build-step";
+
+export async function settleBuiltSite(build: BuildStepArgs): Promise<void> {
+  const { brand } = await query<{ brand: { siteUrl: string } }>(
+    build,
+    "the site's address for robots.txt",
+    `
+      query SiteAddress {
+        brand {
+          siteUrl
+        }
+      }
+    `,
+  );
+  await removeBuildInternals(PUBLIC_DIR);
+  await writeRobots(PUBLIC_DIR, brand.siteUrl);
+  build.reporter.info(`Icons: ${await compactIcons(PUBLIC_DIR)} bytes smaller as palette PNGs`);
+}
 
 /** robots.txt points at the sitemap on the site's own address, which lives in content/brand.yaml. */
 export async function writeRobots(publicDir: string, siteUrl: string): Promise<void> {

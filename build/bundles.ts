@@ -9,7 +9,7 @@
  * - Gatsby's internal Partytown plugin is replaced by an empty module (src/loading/no-partytown.ts):
  *   its browser hook is a no-op in production, yet it pulled `gatsby-script` (about 5 KB gzipped)
  *   into the app bundle. The site has no `<Script>`; a page that adds one must remove this line.
- * - React's and Gatsby's runtime's files carry V8's compile hint (scripts/compile-hints.ts).
+ * - React's and Gatsby's runtime's files carry V8's compile hint (build/compile-hints.ts).
  * - The HTML renderer's hash depends on the browser's files (`browserFilesSalt`), so that a change
  *   to them alone, such as src/styles/global.css, writes every page again.
  */

@@ -1,5 +1,5 @@
 /**
- * A webpack plugin for the production bundles (scripts/bundles.ts): the files of React and of
+ * A webpack plugin for the production bundles (build/bundles.ts): the files of React and of
  * Gatsby's runtime start with V8's explicit compile hint, `//# allFunctionsCalledOnLoad`.
  *
  * Nearly every function in them runs while React takes the page over. Without the hint V8

@@ -55,7 +55,7 @@ describe("a second gatsby build after a change to the stylesheet alone", () => {
       path.join(site, "gatsby-node.js"),
       [
         'require("tsx/cjs");',
-        `exports.onCreateWebpackConfig = require(${JSON.stringify(path.join(ROOT, "scripts/bundles.ts"))}).productionBundles;`,
+        `exports.onCreateWebpackConfig = require(${JSON.stringify(path.join(ROOT, "build/bundles.ts"))}).productionBundles;`,
         "",
       ].join("\n"),
     );
