@@ -1,8 +1,12 @@
 /**
- * Decap CMS's configuration (`/admin/config.yml`), derived from the same descriptions that drive
- * the build's check (schema.ts), so the editor's form and the check cannot drift apart: every file
- * in `content/` is a collection, every field required and labelled, addresses checked as the build
- * checks them, lists ordered and never empty. https://decapcms.org/docs/configuration-options/
+ * Decap CMS's configuration (`/admin/config.yml`, written by build/cms-admin.ts), derived from the
+ * same descriptions that drive the build's check (schema.ts), so the editor's form and the check
+ * cannot drift apart: each file of `content/` a collection, the Effects of the Day a folder of one
+ * file a day; every field labelled and required (but an Effect's day, which its file's name holds),
+ * addresses and placeholders checked as the build checks them, lists ordered and never empty. It
+ * saves to GitHub, signed in through cms-auth (or `DECAP_AUTH_URL`'s provider), a change a draft
+ * until published; on an editor's machine `npm run cms`'s local backend saves into content/.
+ * https://decapcms.org/docs/configuration-options/
  */
 import { readTextVariable, readVariable } from "../../supabase/functions/_shared/contract/variables";
 import { CMS_SIGN_IN_PATH } from "../../supabase/functions/_shared/contract/cms-sign-in";

@@ -1,11 +1,13 @@
 /**
  * The front door of the newsletter core: `createBackend(env, host)` parses the configuration once,
- * checks what the features it builds require, chooses the mail transport (`createMailer`), builds
- * each feature and returns the functions' app, the operator's commands, the mail delivery and
- * `stop`. Every host calls it: the six Deno entries (`deno/serve.ts`, each with its own feature),
- * the local stack (`server/`), the commands (`scripts/`) and the benchmarks. A host differs only in
- * what it brings: the database, where the published site is read, a fallback for mail, and how it
- * listens (`functionsApp`).
+ * checks what the features it builds require on hosted Supabase, chooses the mail transport
+ * (`createMailer`), builds each feature and returns the functions' app, the operator's
+ * commands (the Effect's, the list's, the purge), the mail queue's delivery, and what a host calls
+ * to shut down (`finishDelivery`, then `closeMail`). Every host calls it: the Deno entries
+ * (`deno/serve.ts`, each with its own feature), the local stack (`server/`), the commands
+ * (`scripts/`) and the benchmarks. A host differs only in what it brings (`BackendHost`): the
+ * database, where the published site is read, a fallback for mail, a name for its senders, and how
+ * it listens (`functionsApp`).
  *
  * Delivery has one trigger model: after every answer of a feature that queues mail, due mail is
  * delivered (new mail and retries whose time has come), handed to the host's `waitUntil`. A host

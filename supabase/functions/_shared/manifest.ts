@@ -1,14 +1,15 @@
 /**
  * Every function the backend deploys, declared once: its feature, its routes, the gateway's JWT
- * check, and the settings it cannot start without on hosted Supabase. `supabase/config.toml`, the
+ * check, and the settings it cannot start without on hosted Supabase. `supabase/config.toml` and
+ * the functions' table in docs/architecture.md are written from it (`npm run config:docs`); the
  * Deno entries (`supabase/functions/<name>/index.ts`), the check each entry makes at start
- * (`backend.ts`) and the functions' table in docs/deploying.md follow from it; a test holds each
- * of them to this list.
+ * (`backend.ts`) and `npm run doctor`'s look at the deployed functions follow from it; tests hold
+ * each of them to this list.
  *
  * `verify_jwt` is off everywhere, each for a reason the function then covers itself: the site
- * calls with the public anon key only and a plain HTML form sends none; mail providers post
- * one-click unsubscribes and events without any; pg_cron's call carries the function's own key;
- * the editor's sign-in is a popup's plain navigation.
+ * calls with the public anon key only and a plain HTML form sends none; mail apps post one-click
+ * unsubscribes and mail providers their events without any; pg_cron's call carries the function's
+ * own key; the editor's sign-in is a popup's plain navigation.
  */
 import type { VariableName } from "./contract/variables.ts";
 
