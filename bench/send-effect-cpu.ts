@@ -19,14 +19,12 @@
  * table in bench/RESULTS.md. About five minutes.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SENDER_IDENTITY_PATH, mailEditionPath } from "../supabase/functions/_shared/contract/published.ts";
 import { readNumberVariable, readVariable } from "../supabase/functions/_shared/contract/variables.ts";
-import { contentIdentity, realSizedEdition, seedConfirmed } from "../test/support/effect-fixtures.ts";
+import { seedConfirmed } from "../test/support/effect-fixtures.ts";
 import { postgresAvailable, startPostgres } from "../test/support/postgres-server.ts";
+import { servePublishedSite, sendingDay } from "../test/support/published-site.ts";
 import { startResendStandIn } from "../test/support/resend-stand-in.ts";
 import { startSesStandIn } from "../test/support/ses-stand-in.ts";
 import { createSmtpCapture } from "../test/support/smtp-capture.ts";
@@ -47,23 +45,6 @@ const RESULTS = path.join(__dirname, "send-effect-cpu-results.json");
 
 /** Issue 39's targets: every reader once, no worker stopped, no call past 1.5 s of CPU. */
 export const SEND_EFFECT_CPU_TARGETS = { cpuMs: 1_500 };
-
-/** The published site as the functions read it: the day's mail.json and the sender's names. */
-async function startSite(): Promise<{ url: string; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const files: Record<string, unknown> = {
-    [mailEditionPath(DATE)]: realSizedEdition(DATE, url, EDITION_KIB),
-    [SENDER_IDENTITY_PATH]: contentIdentity(),
-  };
-  server.on("request", (request, response) => {
-    const file = files[request.url ?? ""];
-    response.writeHead(file ? 200 : 404, { "Content-Type": "application/json" });
-    response.end(file ? JSON.stringify(file) : "{}");
-  });
-  return { url, server };
-}
 
 interface CallAnswer {
   status?: string;
@@ -296,7 +277,7 @@ export function sendEffectCpuSummary(): string {
 async function main(): Promise<void> {
   if (!postgresAvailable()) throw new Error("bench:send-effect-cpu needs PostgreSQL (see docs/testing.md)");
   const postgres = await startPostgres();
-  const site = await startSite();
+  const site = await servePublishedSite(sendingDay(DATE, EDITION_KIB));
   const results: SendEffectCpuResults = {
     date: new Date().toISOString(),
     cpuModel: os.cpus()[0]?.model ?? "unknown CPU",
@@ -325,7 +306,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    site.server.close();
+    await site.close();
     postgres.stop();
   }
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);

@@ -13,20 +13,13 @@
  * (SMTP and SES on the same rules: `npm run bench:send-effect-cpu`.)
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SENDER_IDENTITY_PATH, mailEditionPath } from "../supabase/functions/_shared/contract/published.ts";
 import { dayIn } from "../supabase/functions/_shared/contract/calendar-day.ts";
 import { readNumberVariable, readVariable } from "../supabase/functions/_shared/contract/variables.ts";
-import {
-  contentIdentity,
-  realSizedEdition,
-  readerAddress,
-  seedConfirmed,
-} from "../test/support/effect-fixtures.ts";
+import { contentIdentity, readerAddress, seedConfirmed } from "../test/support/effect-fixtures.ts";
 import { postgresAvailable, startPostgres } from "../test/support/postgres-server.ts";
+import { servePublishedSite, sendingDay } from "../test/support/published-site.ts";
 import { startResendStandIn } from "../test/support/resend-stand-in.ts";
 import { startTestStack, type TestStack } from "../test/support/test-stack.ts";
 import { markdownTable, textTable } from "./table.ts";
@@ -86,23 +79,6 @@ export interface SupabaseSendResults {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The published site as the functions read it: the day's mail.json and the sender's names. */
-async function startSite(): Promise<{ url: string; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const files: Record<string, unknown> = {
-    [mailEditionPath(DATE)]: realSizedEdition(DATE, url),
-    [SENDER_IDENTITY_PATH]: contentIdentity(),
-  };
-  server.on("request", (request, response) => {
-    const file = files[request.url ?? ""];
-    response.writeHead(file ? 200 : 404, { "Content-Type": "application/json" });
-    response.end(file ? JSON.stringify(file) : "{}");
-  });
-  return { url, server };
-}
 
 /** One `send-effect` call as pg_cron makes it, with what it answered. */
 async function callSendEffect(stack: TestStack, call: number, firstAt: number): Promise<Call> {
@@ -277,7 +253,7 @@ export function supabaseSendSummary(): string {
 async function main(): Promise<void> {
   if (!postgresAvailable()) throw new Error("this bench needs PostgreSQL (see docs/testing.md)");
   const postgres = await startPostgres();
-  const site = await startSite();
+  const site = await servePublishedSite(sendingDay(DATE));
   try {
     const resend = await resendDay(postgres.url, site.url);
     const results: SupabaseSendResults = {
@@ -307,7 +283,7 @@ async function main(): Promise<void> {
     for (const verdict of supabaseSendVerdicts(results))
       console.log(`  ${verdict.met ? "met   " : "MISSED"}  ${verdict.target}: ${verdict.detail}`);
   } finally {
-    site.server.close();
+    await site.close();
     postgres.stop();
   }
 }

@@ -6,20 +6,21 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { createDeliveryStore } from "../../supabase/functions/_shared/effect-sending/delivery-store.ts";
 import { dayIn } from "../../supabase/functions/_shared/contract/calendar-day.ts";
+import { mailEditionPath } from "../../supabase/functions/_shared/contract/published.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import { migrate } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 import { fixtureEdition, publishEdition, seedConfirmed } from "../../test/support/effect-fixtures.ts";
+import type { LoopbackServer } from "../../test/support/loopback-http.ts";
 import { linkIn, recipients } from "../../test/support/outbox.ts";
+import { servePublishedSite } from "../../test/support/published-site.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { eventually } from "../../test/support/eventually.ts";
 import { forEachBackend } from "../../test/support/backends.ts";
@@ -199,7 +200,7 @@ forEachBackend("a send killed with SIGKILL on %s", (backend) => {
 describe("preview, a test mail, status, and an Effect read from SITE_URL", () => {
   let smtp: SmtpCapture;
   let storage: Storage;
-  let site: Server;
+  let site: LoopbackServer;
   let siteUrl: string;
   let env: Record<string, string>;
 
@@ -210,20 +211,16 @@ describe("preview, a test mail, status, and an Effect read from SITE_URL", () =>
     const db = await storage.db();
     await seedConfirmed(db, 3);
     await db.close();
-    site = createServer((request, response) => {
-      const edition = fixtureEdition(DATE, siteUrl);
-      if (request.url === `/effects/${DATE}/mail.json`)
-        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(edition));
-      else response.writeHead(404).end("Not found");
+    site = await servePublishedSite({
+      [mailEditionPath(DATE)]: (url: string) => fixtureEdition(DATE, url),
     });
-    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    siteUrl = site.url;
     env = { ...storage.env, SITE_URL: siteUrl, SMTP_URL: smtp.url };
   });
   afterAll(async () => {
     await smtp?.stop();
     await storage?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    await site?.close();
   });
 
   it("writes the preview as .eml and .html and prints their paths", async () => {

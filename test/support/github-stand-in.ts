@@ -7,8 +7,9 @@
  * CMS's calls to https://api.github.com to it.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./loopback-http.ts";
 
 export const STAND_IN_CLIENT_ID = "Iv1.standin0client";
 export const STAND_IN_CLIENT_SECRET = "stand-in-client-secret-0123456789abcdef";
@@ -26,12 +27,6 @@ export interface GithubStandIn {
 
 const html = (body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize application</title></head><body>${body}</body></html>`;
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 export async function startGithubStandIn(
   options: { clientId?: string; clientSecret?: string; repo?: string } = {},
@@ -77,7 +72,7 @@ export async function startGithubStandIn(
       return;
     }
     if (request.method === "POST" && url.pathname === "/login/oauth/access_token") {
-      const raw = await readBody(request);
+      const raw = (await readBody(request)).toString("utf8");
       const body = (request.headers["content-type"] ?? "").includes("json")
         ? (JSON.parse(raw) as Record<string, string>)
         : Object.fromEntries(new URLSearchParams(raw));

@@ -28,6 +28,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { readBody } from "./loopback-http.ts";
 import { ROOT } from "./stack.ts";
 
 export interface GatewayWorker {
@@ -323,12 +324,7 @@ export async function startSupabaseGateway(options: GatewayOptions): Promise<Sup
       response.end(JSON.stringify({ code: 401, message: "Missing authorization header" }));
       return;
     }
-    const body = await new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => resolve(Buffer.concat(chunks)));
-      request.on("error", reject);
-    });
+    const body = await readBody(request);
     const key = workerFor(name);
     let supervised = await workerOf(name, key);
     // A worker that retired while this request waited takes it no more: the next one does.

@@ -6,8 +6,6 @@
  * with its key, and `mail-events` taking a signed bounce and a complaint mail (its MIME read under Deno).
  */
 import { execFile } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createPostgresExecutor } from "../_shared/db/postgres-executor.ts";
@@ -15,6 +13,7 @@ import { migrate } from "../../../server/migrations.ts";
 import { createTestDatabase, testPostgresUrl } from "../../../test/support/databases.ts";
 import { freePort } from "../../../test/support/free-port.ts";
 import { startProcess } from "../../../test/support/process.ts";
+import { servePublishedSite } from "../../../test/support/published-site.ts";
 import { DENO_ENV, denoExecutable } from "../../../test/support/deno/runtimes.ts";
 import { createSmtpCapture } from "../../../test/support/smtp-capture.ts";
 import { contentIdentity, fixtureEdition, seedConfirmed } from "../../../test/support/effect-fixtures.ts";
@@ -64,7 +63,7 @@ describe("the functions under Deno", () => {
       const database = await createTestDatabase(postgresUrl as string);
       const db = createPostgresExecutor(database.url, { max: 1 });
       // The site, for what its build publishes: the names the mail carries.
-      const site = await startSite({ [SENDER_IDENTITY_PATH]: contentIdentity() });
+      const site = await servePublishedSite({ [SENDER_IDENTITY_PATH]: contentIdentity() });
       let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
       try {
         await migrate(db);
@@ -143,7 +142,7 @@ describe("the functions under Deno", () => {
     async () => {
       const database = await createTestDatabase(postgresUrl as string);
       const db = createPostgresExecutor(database.url, { max: 1 });
-      const site = await startSite({ [SENDER_IDENTITY_PATH]: contentIdentity() });
+      const site = await servePublishedSite({ [SENDER_IDENTITY_PATH]: contentIdentity() });
       let deno: Awaited<ReturnType<typeof serveUnderDeno>> | undefined;
       try {
         await migrate(db);
@@ -198,7 +197,7 @@ describe("the functions under Deno", () => {
       const database = await createTestDatabase(postgresUrl as string);
       const db = createPostgresExecutor(database.url, { max: 1 });
       const smtp = await createSmtpCapture();
-      const site = await startSite({
+      const site = await servePublishedSite({
         [SENDER_IDENTITY_PATH]: contentIdentity(),
         [mailEditionPath(DATE)]: (url: string) => fixtureEdition(DATE, url),
       });
@@ -257,19 +256,6 @@ describe("the functions under Deno", () => {
 });
 
 const DATE = "2026-11-23";
-
-/** A stand-in for the static host: these paths answer their JSON (a function gets the site's URL), others 404. */
-async function startSite(files: Record<string, unknown>) {
-  const server = createServer((request, response) => {
-    const body = files[request.url ?? ""];
-    if (body === undefined) return response.writeHead(404).end();
-    const value = typeof body === "function" ? (body as (url: string) => unknown)(url) : body;
-    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(value));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** One function entry served by Deno on a free loopback port, its log collected. */
 async function serveUnderDeno(entry: string, env: Record<string, string>) {

@@ -7,20 +7,14 @@
  * when the platform says `beforeunload`, a call in flight finishes its batch and claims no more.
  */
 import { execFileSync } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { mailEditionPath, SENDER_IDENTITY_PATH } from "../_shared/contract/published.ts";
 import { createDeliveryStore } from "../_shared/effect-sending/delivery-store.ts";
 import { statusText } from "../_shared/effect-sending/status-text.ts";
 import { testPostgresUrl } from "../../../test/support/databases.ts";
 import { denoExecutable, denoVersion } from "../../../test/support/deno/runtimes.ts";
-import {
-  contentIdentity,
-  readerAddress,
-  realSizedEdition,
-  seedConfirmed,
-} from "../../../test/support/effect-fixtures.ts";
+import { readerAddress, seedConfirmed } from "../../../test/support/effect-fixtures.ts";
+import type { LoopbackServer } from "../../../test/support/loopback-http.ts";
 import { recipients } from "../../../test/support/outbox.ts";
+import { servePublishedSite, sendingDay } from "../../../test/support/published-site.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../../test/support/smtp-capture.ts";
 import { startGatewayTestStack, type TestStack } from "../../../test/support/test-stack.ts";
 
@@ -28,22 +22,6 @@ const DATE = "2026-11-20";
 const KEY = "k".repeat(48);
 const READERS = 600;
 const postgresUrl = testPostgresUrl();
-
-async function startSite(): Promise<{ url: string; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const files: Record<string, unknown> = {
-    [mailEditionPath(DATE)]: realSizedEdition(DATE, url),
-    [SENDER_IDENTITY_PATH]: contentIdentity(),
-  };
-  server.on("request", (request, response) => {
-    const file = files[request.url ?? ""];
-    response.writeHead(file ? 200 : 404, { "Content-Type": "application/json" });
-    response.end(file ? JSON.stringify(file) : "{}");
-  });
-  return { url, server };
-}
 
 interface SendEffectAnswer {
   status: string;
@@ -68,15 +46,15 @@ it("runs on the Deno version Supabase's Edge Runtime embeds", () => {
 });
 
 (postgresUrl ? describe : describe.skip)("send-effect on the runtime twin behind Supabase's gateway", () => {
-  let site: Awaited<ReturnType<typeof startSite>>;
+  let site: LoopbackServer;
   let smtp: SmtpCapture;
 
   beforeAll(async () => {
-    site = await startSite();
+    site = await servePublishedSite(sendingDay(DATE));
     smtp = await createSmtpCapture();
   });
   afterAll(async () => {
-    site?.server.close();
+    await site?.close();
     await smtp?.stop();
   });
 
