@@ -18,6 +18,7 @@ import {
 } from "./long-tasks";
 import type { OtherMeasures, ScriptResults } from "./measure-others";
 import type { PageKey, PageMeasures } from "./measure-pages";
+import { hostileMailVerdicts } from "./hostile-mail";
 import { sendEffectCpuVerdicts } from "./send-effect-cpu";
 import { supabaseSendVerdicts } from "./send-effect-supabase";
 import type { FirstVisitJs } from "./size";
@@ -180,6 +181,7 @@ export function judge(pages: PageMeasures, others: OtherMeasures, results: Scrip
     ...issue29Verdicts(pages),
     ...(results.supabaseResults ? supabaseSendVerdicts(results.supabaseResults) : []),
     ...(results.cpuResults ? sendEffectCpuVerdicts(results.cpuResults) : []),
+    ...(results.hostileResults ? hostileMailVerdicts(results.hostileResults) : []),
     ...(results.yearResults ? yearVerdicts(results.yearResults) : []),
   ];
 }

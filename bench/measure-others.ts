@@ -10,6 +10,7 @@ import path from "node:path";
 import { ROOT } from "../test/support/stack";
 import { type YearResults, RESULTS_FILE as YEAR_RESULTS_FILE } from "./build-year";
 import { dialogLatencyLine, measureDialogLatencyOnLocalStack, type DialogLatency } from "./dialog-latency";
+import type { HostileMailResults } from "./hostile-mail";
 import type { Skippable } from "./pieces";
 import type { SendEffectCpuResults } from "./send-effect-cpu";
 import type { SupabaseSendResults } from "./send-effect-supabase";
@@ -28,6 +29,7 @@ export interface OtherMeasures {
   send: ScriptRun;
   supabaseSend: ScriptRun;
   cpuSend: ScriptRun;
+  hostileMail: ScriptRun;
   year: ScriptRun;
 }
 
@@ -36,6 +38,7 @@ export interface ScriptResults {
   yearResults: YearResults | null;
   supabaseResults: SupabaseSendResults | null;
   cpuResults: SendEffectCpuResults | null;
+  hostileResults: HostileMailResults | null;
 }
 
 /** The dialog's reaction time, in this process; a failure is reported and fails the run as a whole. */
@@ -97,13 +100,18 @@ export async function measureOthers(skip: ReadonlySet<Skippable>): Promise<Other
       "bench:send-effect-cpu",
       "send-effect over SMTP, Resend and SES on the runtime twin",
     ),
+    hostileMail: script(
+      "hostile",
+      "bench:hostile-mail",
+      "Returned mail of hostile shapes, and a page served beside it",
+    ),
     year: script("year", "bench:build-year", "3,650 Effects built and searched"),
   };
 }
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
 
-export function scriptResults({ supabaseSend, cpuSend, year }: OtherMeasures): ScriptResults {
+export function scriptResults({ supabaseSend, cpuSend, hostileMail, year }: OtherMeasures): ScriptResults {
   return {
     yearResults: year.ran ? readJson<YearResults>(YEAR_RESULTS_FILE) : null,
     supabaseResults: supabaseSend.ran
@@ -111,6 +119,9 @@ export function scriptResults({ supabaseSend, cpuSend, year }: OtherMeasures): S
       : null,
     cpuResults: cpuSend.ran
       ? readJson<SendEffectCpuResults>(path.join(__dirname, "send-effect-cpu-results.json"))
+      : null,
+    hostileResults: hostileMail.ran
+      ? readJson<HostileMailResults>(path.join(__dirname, "hostile-mail-results.json"))
       : null,
   };
 }

@@ -19,6 +19,7 @@ import { LONG_TASK_CPU_SLOWDOWN, LONG_TASK_RUNS } from "./long-tasks";
 import type { Machine } from "./machine";
 import type { OtherMeasures, ScriptResults } from "./measure-others";
 import { ARCHIVE_PATH, type PageMeasures } from "./measure-pages";
+import { hostileMailSummary } from "./hostile-mail";
 import { sendEffectCpuSummary } from "./send-effect-cpu";
 import { supabaseSendSummary } from "./send-effect-supabase";
 import { firstVisitTable } from "./size";
@@ -174,8 +175,8 @@ function replaceGeneratedBlock(file: string, generated: string): void {
 /** Every number of the run in bench/results.json, and its tables in bench/RESULTS.md. */
 export function writeReport({ machine: measured, pages, others, results: scripts, verdicts }: Report): void {
   const { twin, ceilingTextChars, effectPath, runs, summary, longTasks, taps } = pages;
-  const { firstVisit, dialog, signup, send, supabaseSend, cpuSend, year } = others;
-  const { yearResults, supabaseResults, cpuResults } = scripts;
+  const { firstVisit, dialog, signup, send, supabaseSend, cpuSend, hostileMail, year } = others;
+  const { yearResults, supabaseResults, cpuResults, hostileResults } = scripts;
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
     cwd: ROOT,
     encoding: "utf8",
@@ -228,6 +229,7 @@ export function writeReport({ machine: measured, pages, others, results: scripts
     effectSend: send,
     supabaseSend: supabaseResults ?? { notMeasured: supabaseSend.output },
     sendEffectCpu: cpuResults ?? { notMeasured: cpuSend.output },
+    hostileMail: hostileResults ?? { notMeasured: hostileMail.output },
     yearOfEffects: yearResults ?? { notMeasured: year.output },
   };
   writeFileSync(path.join(__dirname, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
@@ -284,6 +286,7 @@ export function writeReport({ machine: measured, pages, others, results: scripts
     ...(send.ran ? ["", sendSummary()] : []),
     ...(supabaseSend.ran ? ["", supabaseSendSummary()] : []),
     ...(cpuSend.ran ? ["", sendEffectCpuSummary()] : []),
+    ...(hostileMail.ran ? ["", hostileMailSummary()] : []),
     ...(yearResults ? ["", yearSummary(yearResults)] : []),
   ].join("\n");
   const details = [
@@ -300,6 +303,7 @@ export function writeReport({ machine: measured, pages, others, results: scripts
     ...(send.ran ? [] : ["", `Effect sending not measured: ${send.output}.`]),
     ...(supabaseSend.ran ? [] : ["", `Sending on Supabase's rules not measured: ${supabaseSend.output}.`]),
     ...(cpuSend.ran ? [] : ["", `send-effect on the runtime twin not measured: ${cpuSend.output}.`]),
+    ...(hostileMail.ran ? [] : ["", `Hostile returned mail not measured: ${hostileMail.output}.`]),
     ...(year.ran ? [] : ["", `3,650 Effects not built and searched: ${year.output}.`]),
   ].join("\n");
   replaceGeneratedBlock(path.join(__dirname, "RESULTS.md"), `${generated}\n\n${details}`);

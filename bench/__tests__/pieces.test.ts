@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { VARIABLES } from "../../supabase/functions/_shared/contract/variables";
 import { SKIPPABLE, skippedPieces } from "../pieces";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -31,5 +32,10 @@ describe("BENCH_SKIP", () => {
       expect.arrayContaining(["bench/run.ts", "docs/testing.md"]),
     );
     for (const { file, list } of lists) expect({ file, list }).toEqual({ file, list: SKIPPABLE.join(",") });
+  });
+
+  it("is described with every piece in the settings registry, which the settings table and .env.example are written from", () => {
+    const described = VARIABLES.find(({ name }) => name === "BENCH_SKIP")?.description ?? "";
+    expect(described).toContain(`comma-separated: ${SKIPPABLE.join(", ")} (`);
   });
 });

@@ -628,7 +628,8 @@ export const VARIABLES = [
     name: "BENCH_SKIP",
     group: "Tests and benchmarks",
     readers: ["benchmarks"],
-    description: "Pieces of `npm run bench` to leave out, comma-separated: tap, dialog, signup, send.",
+    description:
+      "Pieces of `npm run bench` to leave out, comma-separated: tap, dialog, signup, send, supabase, cpu, hostile, year (bench/pieces.ts).",
   },
   {
     name: "BENCH_SECONDS",

@@ -1,9 +1,11 @@
 /**
  * The one mail interface: a `Mailer` takes a finished `MailMessage` and resolves once the mail is
  * accepted. Every mail (the confirmation, the Effect, a test send) goes through one, whichever
- * transport it is: SMTP (`smtp.ts`, pooled for the Effect's lists), the log (`log-mailer.ts`, a
- * function without SMTP_URL) or the local stack's outbox folder (server/outbox-mailer.ts). What a
- * mail says is decided before it reaches them, so a transport never knows which kind it carries.
+ * transport `create-mailer.ts` chose: SMTP (`smtp.ts`, pooled for the Effect's lists), Resend's API
+ * (`resend.ts`), Amazon SES (`ses-mailer.ts`), the log (`log-mailer.ts`, where none is set) or the
+ * local stack's outbox folder (server/outbox-mailer.ts). What a mail says is decided before it
+ * reaches them, so a transport never knows which kind it carries. `meteredMailer` charges each
+ * mail to a worker's estimated CPU (cpu-clock.ts).
  */
 
 import type { MailCost, Work } from "../cpu-clock.ts";
