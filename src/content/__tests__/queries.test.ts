@@ -25,11 +25,23 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The text of every graphql`...` tag (components, pages) and graphql(`...`) call (gatsby-node.ts). */
+/**
+ * The text of every graphql`...` tag (components, pages), graphql(`...`) call (gatsby-node.ts) and
+ * build step's `query` (build/).
+ */
 function graphqlDocuments(): string[] {
-  const files = [...sourceFiles(path.join(ROOT, "src")), path.join(ROOT, "gatsby-node.ts")];
+  const files = [
+    ...sourceFiles(path.join(ROOT, "src")),
+    ...sourceFiles(path.join(ROOT, "build")),
+    path.join(ROOT, "gatsby-node.ts"),
+  ];
   return files.flatMap((file) =>
-    [...readFileSync(file, "utf8").matchAll(/graphql(?:<[^`]*?>)?\(?\s*`([^`]*)`/g)].map((match) => match[1]),
+    [
+      ...readFileSync(file, "utf8").matchAll(
+        // graphql`...`, graphql(`...`), and a build step's query<Data>(build, "what", `...`)
+        /(?:graphql(?:<[^`]*?>)?\(?\s*|\bquery<[^`]*?>\(\s*\w+,\s*"[^"]*",\s*)`([^`]*)`/g,
+      ),
+    ].map((match) => match[1]),
   );
 }
 
