@@ -23,6 +23,7 @@ import {
   runEffectCommand,
 } from "../effect-commands.ts";
 import { migrate } from "../migrations.ts";
+import { subscribersText } from "../subscriber-commands.ts";
 import { createPgliteExecutor } from "../pglite-executor.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 import {
@@ -216,6 +217,12 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
 
   it("fails only the address the server refuses with a 5xx, and sends no later Effect to it", async () => {
     await seedConfirmed(opened.db, 30);
+    // A mail still waiting for the refused reader (its welcome, say) is never sent either.
+    await opened.db.query(
+      `insert into mail_jobs (subscriber_id, kind, recipient, next_attempt_at)
+       select id, 'welcome', email, now() + interval '1 hour' from subscribers where email = $1`,
+      [readerAddress(7)],
+    );
     const output = await send();
     expect(output).toMatch(/29 sent, 1 failed/);
     expect(received(smtp.mails)).toHaveLength(29);
@@ -226,6 +233,19 @@ describe.each(backends)("sending an Effect on $name", (backend) => {
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toContain("r•••@example.com");
     expect(logs.join("\n")).not.toContain(readerAddress(7));
+    // The owner's export says when and why, as for a bounce or a refused confirmation mail.
+    const csv = await subscribersText({ action: "export" }, opened.db, "the test database");
+    const [header, ...rows] = csv.trim().split("\r\n");
+    const columns = header.split(",");
+    const refused = rows.find((row) => row.startsWith(`${readerAddress(7)},`))?.split(",") ?? [];
+    const field = (name: string) => refused[columns.indexOf(name)];
+    expect(field("suppressed_reason")).toMatch(/550 5\.1\.1 .*User unknown/);
+    expect(Date.parse(field("suppressed_at"))).toBeGreaterThan(Date.now() - 60_000);
+    const [waiting] = await opened.db.query<{ status: string; last_error: string }>(
+      `select status, last_error from mail_jobs where recipient = $1`,
+      [readerAddress(7)],
+    );
+    expect(waiting).toEqual({ status: "abandoned", last_error: expect.stringContaining("User unknown") });
 
     const next = "2026-11-24";
     publishEdition(publicDir, fixtureEdition(next, SITE));

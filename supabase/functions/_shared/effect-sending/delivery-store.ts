@@ -5,6 +5,7 @@
  * `sending` becomes `unknown` and is only sent again on request.
  */
 import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
+import { suppressReaders } from "../mail/mail-queue.ts";
 import { newToken, sha256Hex } from "../subscriptions/tokens.ts";
 import type { MailEdition } from "./edition.ts";
 
@@ -462,11 +463,14 @@ export function createDeliveryStore(db: SqlExecutor) {
              where d.id = f.id and ${mine}`,
             [ids, owner, failed.map((outcome) => outcome.reason.slice(0, 1000))],
           );
-          await tx.query(
-            `update subscribers set undeliverable_at = $2::timestamptz
-             where id in (select subscriber_id from effect_deliveries where id = any($1::uuid[]))`,
-            [ids, nowIso],
+          // The readers whose server refused the Effect for good are suppressed as everywhere:
+          // the refusal kept as their reason, mail still waiting for them abandoned.
+          const refused = await tx.query<{ id: string; reason: string }>(
+            `select d.subscriber_id as id, f.reason
+             from effect_deliveries d join unnest($1::uuid[], $2::text[]) as f(id, reason) on d.id = f.id`,
+            [ids, failed.map((outcome) => outcome.reason)],
           );
+          await suppressReaders(tx, refused, now);
         }
         if (retried.length > 0)
           await tx.query(

@@ -19,9 +19,10 @@
  * before the event (within a minute after it too: a report's Date has whole seconds, and clocks differ), so `npm run effect -- status DATE` can say how much of an edition bounced.
  */
 import { utcDay } from "../contract/calendar-day.ts";
-import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
+import type { SqlExecutor } from "../db/sql-executor.ts";
 import { maskAddresses } from "../logger.ts";
-import { SUPPRESSED } from "../subscriptions/subscriber-store.ts";
+import { abandonQueuedMail, suppressReaders } from "../mail/mail-queue.ts";
+import { markUnsubscribed, recordSoftBounceDays, SUPPRESSED } from "../subscriptions/subscriber-rows.ts";
 import type { MailEvent } from "./mail-event.ts";
 
 /** Temporary bounces on this many different days in a row suppress an address. */
@@ -38,24 +39,6 @@ export type EventEffect =
 
 const previousDay = (day: string): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-
-async function suppress(tx: SqlQueryable, subscriberId: string, reason: string, now: Date): Promise<void> {
-  await tx.query(
-    `update subscribers set undeliverable_at = $2::timestamptz, undeliverable_reason = $3, updated_at = $2::timestamptz
-     where id = $1`,
-    [subscriberId, now.toISOString(), reason.slice(0, 1000)],
-  );
-  await abandonQueuedMail(tx, subscriberId, reason);
-}
-
-/** Mail still waiting for the address is never sent. */
-async function abandonQueuedMail(tx: SqlQueryable, subscriberId: string, reason: string): Promise<void> {
-  await tx.query(
-    `update mail_jobs set status = 'abandoned', payload = null, locked_until = null, last_error = $2
-     where subscriber_id = $1 and status = 'queued'`,
-    [subscriberId, reason.slice(0, 1000)],
-  );
-}
 
 export function createMailEventStore(db: SqlExecutor) {
   return {
@@ -103,20 +86,13 @@ export function createMailEventStore(db: SqlExecutor) {
         const reason = `${event.kind === "complaint" ? "Complained" : "Bounced"} (${event.source}): ${event.detail}`;
 
         if (event.kind === "complaint") {
-          await tx.query(
-            `update subscribers set status = 'unsubscribed',
-               unsubscribed_at = case when status = 'unsubscribed' then unsubscribed_at else $2::timestamptz end,
-               unsubscribe_reason = case when status = 'unsubscribed' then unsubscribe_reason else 'complaint' end,
-               complained_at = $2::timestamptz, updated_at = $2::timestamptz
-             where id = $1`,
-            [subscriber.id, now.toISOString()],
-          );
-          await abandonQueuedMail(tx, subscriber.id, reason);
+          await markUnsubscribed(tx, subscriber.id, "complaint", now);
+          await abandonQueuedMail(tx, [{ id: subscriber.id, reason }]);
           return subscriber.status === "unsubscribed" ? "already_unsubscribed" : "unsubscribed";
         }
         if (subscriber.suppressed) return "already_suppressed";
         if (event.kind === "bounce") {
-          await suppress(tx, subscriber.id, reason, now);
+          await suppressReaders(tx, [{ id: subscriber.id, reason }], now);
           return "suppressed";
         }
         // A temporary bounce: counted once per day, in a row.
@@ -125,12 +101,10 @@ export function createMailEventStore(db: SqlExecutor) {
           subscriber.last_soft_bounce_day === null ? null : String(subscriber.last_soft_bounce_day);
         if (last !== null && last >= day) return "counted";
         const days = last === previousDay(day) ? Number(subscriber.soft_bounce_days) + 1 : 1;
-        await tx.query(
-          `update subscribers set soft_bounce_days = $2, last_soft_bounce_day = $3::date, updated_at = $4::timestamptz where id = $1`,
-          [subscriber.id, days, day, now.toISOString()],
-        );
+        await recordSoftBounceDays(tx, subscriber.id, days, day, now);
         if (days < SOFT_BOUNCE_DAYS_TO_SUPPRESS) return "counted";
-        await suppress(tx, subscriber.id, `${reason} (temporary bounces on ${days} days in a row)`, now);
+        const overDays = `${reason} (temporary bounces on ${days} days in a row)`;
+        await suppressReaders(tx, [{ id: subscriber.id, reason: overDays }], now);
         return "suppressed";
       });
     },

@@ -6,6 +6,7 @@
  * sent: its link expired, a newer mail superseded it, or the server refused the address for good).
  */
 import { type SqlExecutor, type SqlQueryable, toDate } from "../db/sql-executor.ts";
+import { markUndeliverable, recordMailSent, renewPendingTokens } from "../subscriptions/subscriber-rows.ts";
 import { newToken, sha256Hex } from "../subscriptions/tokens.ts";
 
 /** What a confirmation job carries until it is sent: the raw tokens for the mail's links. */
@@ -131,6 +132,35 @@ function readPayload(value: unknown): ConfirmationPayload | null {
   };
 }
 
+/** Mail still waiting for these readers is never sent: abandoned, each with its reader's reason. */
+export async function abandonQueuedMail(
+  tx: SqlQueryable,
+  readers: { id: string; reason: string }[],
+): Promise<void> {
+  if (readers.length === 0) return;
+  await tx.query(
+    `update mail_jobs j set status = 'abandoned', payload = null, locked_until = null, last_error = r.reason
+     from unnest($1::uuid[], $2::text[]) as r(id, reason)
+     where j.subscriber_id = r.id and j.status = 'queued'`,
+    [readers.map((reader) => reader.id), readers.map((reader) => reader.reason.slice(0, 1000))],
+  );
+}
+
+/**
+ * Suppression, the one way it is written: readers whose mail was refused for good (a 5xx from
+ * the mail server while sending a mail or an Effect, a hard bounce, temporary bounces on days in a
+ * row) are marked with their reason and time (`subscriber-rows.ts`), and mail still waiting for
+ * them is abandoned. In the caller's transaction, each reader's row locked or written first.
+ */
+export async function suppressReaders(
+  tx: SqlQueryable,
+  readers: { id: string; reason: string }[],
+  now: Date,
+): Promise<void> {
+  await markUndeliverable(tx, readers, now);
+  await abandonQueuedMail(tx, readers);
+}
+
 export function createMailQueue(db: SqlExecutor) {
   return {
     /**
@@ -184,16 +214,7 @@ export function createMailQueue(db: SqlExecutor) {
            where id = $1`,
           [jobId, now.toISOString()],
         );
-        if (subscriber) {
-          // The confirmation's send time, and a reminder's (one per signup).
-          await tx.query(
-            `update subscribers set
-               mail_sent_at = case when j.kind = 'confirmation' then $2::timestamptz else mail_sent_at end,
-               reminded_at = case when j.kind = 'reminder' then $2::timestamptz else reminded_at end
-             from mail_jobs j where subscribers.id = $1 and j.id = $3`,
-            [subscriber.id, now.toISOString(), jobId],
-          );
-        }
+        if (subscriber) await recordMailSent(tx, subscriber.id, jobId, now);
       });
     },
 
@@ -207,22 +228,17 @@ export function createMailQueue(db: SqlExecutor) {
       const confirmToken = newToken();
       const unsubscribeToken = newToken();
       const expiresAt = new Date(now.getTime() + ttlHours * 3_600_000);
-      const rows = await db.query(
-        `update subscribers set confirm_token_hash = $2, unsubscribe_token_hash = $3, confirm_expires_at = $4::timestamptz,
-           updated_at = $5::timestamptz
-         where id = $1 and status = 'pending' and undeliverable_at is null
-         returning id`,
-        [
-          job.subscriberId,
-          await sha256Hex(confirmToken),
-          await sha256Hex(unsubscribeToken),
-          expiresAt.toISOString(),
-          now.toISOString(),
-        ],
+      const renewed = await renewPendingTokens(
+        db,
+        job.subscriberId,
+        {
+          confirmHash: await sha256Hex(confirmToken),
+          unsubscribeHash: await sha256Hex(unsubscribeToken),
+          expiresAt,
+        },
+        now,
       );
-      return rows.length === 1
-        ? { confirmToken, unsubscribeToken, expiresAt: expiresAt.toISOString() }
-        : null;
+      return renewed ? { confirmToken, unsubscribeToken, expiresAt: expiresAt.toISOString() } : null;
     },
 
     async scheduleRetry(jobId: string, error: string, nextAttemptAt: Date): Promise<void> {
@@ -270,13 +286,7 @@ export function createMailQueue(db: SqlExecutor) {
           `update mail_jobs set status = 'abandoned', payload = null, locked_until = null, last_error = $2 where id = $1`,
           [jobId, error.slice(0, 1000)],
         );
-        if (subscriber) {
-          await tx.query(
-            `update subscribers set undeliverable_at = $2::timestamptz, undeliverable_reason = $3, updated_at = $2::timestamptz
-             where id = $1`,
-            [subscriber.id, now.toISOString(), error.slice(0, 1000)],
-          );
-        }
+        if (subscriber) await suppressReaders(tx, [{ id: subscriber.id, reason: error }], now);
       });
     },
 

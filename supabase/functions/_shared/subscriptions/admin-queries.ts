@@ -4,7 +4,7 @@
  */
 import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
 import type { SubscriberStatus } from "./lifecycle.ts";
-import { SUPPRESSED } from "./subscriber-store.ts";
+import { SUPPRESSED } from "./subscriber-rows.ts";
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = ["pending", "confirmed", "unsubscribed"];
 

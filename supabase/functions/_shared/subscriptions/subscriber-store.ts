@@ -33,6 +33,15 @@ import {
   type SignupState,
   type SubscriberStatus,
 } from "./lifecycle.ts";
+import {
+  insertPending,
+  markConfirmed,
+  markPendingAgain,
+  markUnsubscribed,
+  purgeNeverConfirmed,
+  recordConfirmationMail,
+  SUPPRESSED,
+} from "./subscriber-rows.ts";
 import { newToken, sha256Hex } from "./tokens.ts";
 
 export interface SignupLimits extends MailLimits {
@@ -133,9 +142,6 @@ async function queueReminder(
   return "queued";
 }
 
-/** Refused mail (a bounce, an SMTP 5xx) since it last confirmed: nothing goes to it but a new confirmation link. */
-export const SUPPRESSED = `(undeliverable_at is not null and (confirmed_at is null or confirmed_at <= undeliverable_at))`;
-
 export function createSubscriberStore(db: SqlExecutor) {
   return {
     /**
@@ -171,17 +177,11 @@ export function createSubscriberStore(db: SqlExecutor) {
           mailsOnDay: Number(mailboxRow.mails_on_day),
         };
 
-        const inserted = await tx.query<{ id: string; email: string }>(
-          `insert into subscribers (email, status, signed_up_at, pending_consent_source, pending_consent_at, updated_at)
-           values ($1, 'pending', $2::timestamptz, $3, $2::timestamptz, $2::timestamptz)
-           on conflict ((lower(email))) do nothing
-           returning id, email`,
-          [email, nowIso, consentSource],
-        );
+        const inserted = await insertPending(tx, email, now, consentSource);
         let row: { id: string; email: string };
         let state: SignupState | null = null;
-        if (inserted.length === 1) {
-          row = inserted[0];
+        if (inserted) {
+          row = inserted;
         } else {
           const [existing] = await tx.query<{
             id: string;
@@ -225,13 +225,7 @@ export function createSubscriberStore(db: SqlExecutor) {
         // A confirmed address whose mail bounced records this signup's consent beside its own.
         const newConsent = resubscribe || decision.reason === "reconfirm";
         if (!decision.sendMail) {
-          if (resubscribe) {
-            await tx.query(
-              `update subscribers set status = 'pending', signed_up_at = $2::timestamptz, pending_consent_source = $3,
-                 pending_consent_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
-              [row.id, nowIso, consentSource],
-            );
-          }
+          if (resubscribe) await markPendingAgain(tx, row.id, now, consentSource);
           return { decision, mailJobId: null, reminder: "none" };
         }
 
@@ -243,25 +237,18 @@ export function createSubscriberStore(db: SqlExecutor) {
         // A fresh pair of tokens for the new mail: only hashes are stored, so the previous mail's
         // links stop working and the newest mail is the one that counts.
         const tokens = await mintTokens(now, input.confirmTokenTtlHours);
-        await tx.query(
-          `update subscribers set status = case when status = 'confirmed' then 'confirmed' else 'pending' end, confirm_token_hash = $2, confirm_expires_at = $3::timestamptz,
-             unsubscribe_token_hash = $4, mail_queued_at = $5::timestamptz, mail_day = $6::date, mails_on_day = $7,
-             signed_up_at = case when $8 then $5::timestamptz else signed_up_at end,
-             pending_consent_source = case when $8 then $9 else pending_consent_source end,
-             pending_consent_at = case when $8 then $5::timestamptz else pending_consent_at end,
-             updated_at = $5::timestamptz
-           where id = $1`,
-          [
-            row.id,
-            tokens.confirmHash,
-            tokens.expiresAt.toISOString(),
-            tokens.unsubscribeHash,
-            nowIso,
-            utcDay(now),
-            (state ? mailsToday(state, now) : 0) + 1,
+        await recordConfirmationMail(
+          tx,
+          row.id,
+          {
+            confirmHash: tokens.confirmHash,
+            unsubscribeHash: tokens.unsubscribeHash,
+            expiresAt: tokens.expiresAt,
+            mailsOnDay: (state ? mailsToday(state, now) : 0) + 1,
             newConsent,
             consentSource,
-          ],
+          },
+          now,
         );
         // Only the newest mail goes out: an older one still queued carries dead links.
         await supersedeQueued(tx, row.id);
@@ -308,16 +295,7 @@ export function createSubscriberStore(db: SqlExecutor) {
         if (decision === "confirm") {
           // The signup's consent becomes the confirmed one; an address that had refused mail
           // (a 5xx, a bounce) accepts it again now that a mail reached it.
-          await tx.query(
-            `update subscribers set status = 'confirmed', confirmed_at = $2::timestamptz,
-               consent_source = case when pending_consent_at is null then consent_source else pending_consent_source end,
-               consent_at = coalesce(pending_consent_at, consent_at),
-               pending_consent_source = null, pending_consent_at = null,
-               undeliverable_at = null, undeliverable_reason = null, soft_bounce_days = 0, last_soft_bounce_day = null,
-               updated_at = $2::timestamptz
-             where id = $1`,
-            [row.id, now.toISOString()],
-          );
+          await markConfirmed(tx, row.id, now);
           // The welcome mail (the latest Effect), as durable as the confirmation: same transaction.
           const [confirmed] = await tx.query<{ email: string }>(
             `select email from subscribers where id = $1`,
@@ -342,11 +320,7 @@ export function createSubscriberStore(db: SqlExecutor) {
         );
         if (!row) return "unknown";
         if (decideUnsubscribe(row.status) === "already_unsubscribed") return "already_unsubscribed";
-        await tx.query(
-          `update subscribers set status = 'unsubscribed', unsubscribed_at = $2::timestamptz, unsubscribe_reason = 'link',
-             updated_at = $2::timestamptz where id = $1`,
-          [row.id, now.toISOString()],
-        );
+        await markUnsubscribed(tx, row.id, "link", now);
         return "unsubscribed";
       });
     },
@@ -358,25 +332,14 @@ export function createSubscriberStore(db: SqlExecutor) {
      */
     async purgePending(now: Date, pendingAfterDays: number): Promise<{ subscribers: number }> {
       const cutoff = new Date(now.getTime() - pendingAfterDays * 86_400_000).toISOString();
-      const deleted = await db.query(
-        `delete from subscribers where status = 'pending' and unsubscribed_at is null and confirmed_at is null
-           and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz returning id`,
-        [cutoff],
-      );
-      await db.query(
-        `update subscribers set status = 'unsubscribed', pending_consent_source = null, pending_consent_at = null,
-           confirm_token_hash = null, confirm_expires_at = null, updated_at = $2::timestamptz
-         where status = 'pending' and unsubscribed_at is not null
-           and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz`,
-        [cutoff, now.toISOString()],
-      );
+      const deleted = await db.transaction((tx) => purgeNeverConfirmed(tx, new Date(cutoff), now));
       // A mailbox's counters live two days; its reminder's date as long as its signups may be pending.
       await db.query(
         `delete from mailbox_mail_limits where last_mail_at < $1::timestamptz
            and (reminder_at is null or reminder_at < $2::timestamptz)`,
         [new Date(now.getTime() - 2 * 86_400_000).toISOString(), cutoff],
       );
-      return { subscribers: deleted.length };
+      return { subscribers: deleted };
     },
   };
 }

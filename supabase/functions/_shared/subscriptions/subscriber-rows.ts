@@ -1,0 +1,219 @@
+/**
+ * The `subscribers` table's one writer: every insert, update and delete of a reader's row is a
+ * named statement here, run in the caller's transaction (`SqlQueryable`), so a change to what a
+ * suppression or an unsubscribe records is made once. The subscriptions store (signup, confirm,
+ * unsubscribe, purge), the mail queue (a mail sent, a reminder's link, suppression), the returned
+ * mail's store (complaints, temporary bounces) and the Effect's deliveries all write through it;
+ * `npm run check:writes` fails on a write to the table from anywhere else. It decides nothing:
+ * `lifecycle.ts` and its callers do; and it imports nothing but the executor's types.
+ */
+import type { SqlQueryable } from "../db/sql-executor.ts";
+
+/** Refused mail (a bounce, an SMTP 5xx) since it last confirmed: nothing goes to it but a new confirmation link. */
+export const SUPPRESSED = `(undeliverable_at is not null and (confirmed_at is null or confirmed_at <= undeliverable_at))`;
+
+/** Reasons are kept for the owner's export, at most this long. */
+const REASON_CHARS = 1000;
+
+/** A new address's row, pending; null when the address (in any case) already has one. */
+export async function insertPending(
+  tx: SqlQueryable,
+  email: string,
+  now: Date,
+  consentSource: string | null,
+): Promise<{ id: string; email: string } | null> {
+  const [row] = await tx.query<{ id: string; email: string }>(
+    `insert into subscribers (email, status, signed_up_at, pending_consent_source, pending_consent_at, updated_at)
+     values ($1, 'pending', $2::timestamptz, $3, $2::timestamptz, $2::timestamptz)
+     on conflict ((lower(email))) do nothing
+     returning id, email`,
+    [email, now.toISOString(), consentSource],
+  );
+  return row ?? null;
+}
+
+/** An unsubscribed address signed up again, no mail due yet: pending, with this signup's consent. */
+export async function markPendingAgain(
+  tx: SqlQueryable,
+  id: string,
+  now: Date,
+  consentSource: string | null,
+) {
+  await tx.query(
+    `update subscribers set status = 'pending', signed_up_at = $2::timestamptz, pending_consent_source = $3,
+       pending_consent_at = $2::timestamptz, updated_at = $2::timestamptz where id = $1`,
+    [id, now.toISOString(), consentSource],
+  );
+}
+
+export interface ConfirmationMailRecord {
+  confirmHash: string;
+  unsubscribeHash: string;
+  expiresAt: Date;
+  /** Confirmation mails to this address today, this one counted. */
+  mailsOnDay: number;
+  /** This signup's consent replaces the pending one (a resubscribe, a bounced reader's reconfirm). */
+  newConsent: boolean;
+  consentSource: string | null;
+}
+
+/**
+ * A confirmation mail queued: the new link's token hashes (the previous mail's links stop
+ * working), the day's count, and the consent when it is new. A confirmed reader stays confirmed.
+ */
+export async function recordConfirmationMail(
+  tx: SqlQueryable,
+  id: string,
+  record: ConfirmationMailRecord,
+  now: Date,
+): Promise<void> {
+  const nowIso = now.toISOString();
+  await tx.query(
+    `update subscribers set status = case when status = 'confirmed' then 'confirmed' else 'pending' end, confirm_token_hash = $2, confirm_expires_at = $3::timestamptz,
+       unsubscribe_token_hash = $4, mail_queued_at = $5::timestamptz, mail_day = $6::date, mails_on_day = $7,
+       signed_up_at = case when $8 then $5::timestamptz else signed_up_at end,
+       pending_consent_source = case when $8 then $9 else pending_consent_source end,
+       pending_consent_at = case when $8 then $5::timestamptz else pending_consent_at end,
+       updated_at = $5::timestamptz
+     where id = $1`,
+    [
+      id,
+      record.confirmHash,
+      record.expiresAt.toISOString(),
+      record.unsubscribeHash,
+      nowIso,
+      nowIso.slice(0, 10),
+      record.mailsOnDay,
+      record.newConsent,
+      record.consentSource,
+    ],
+  );
+}
+
+/**
+ * Confirmed: the signup's consent becomes the confirmed one, and an address that had refused mail
+ * (a 5xx, a bounce) accepts it again now that a mail reached it.
+ */
+export async function markConfirmed(tx: SqlQueryable, id: string, now: Date): Promise<void> {
+  await tx.query(
+    `update subscribers set status = 'confirmed', confirmed_at = $2::timestamptz,
+       consent_source = case when pending_consent_at is null then consent_source else pending_consent_source end,
+       consent_at = coalesce(pending_consent_at, consent_at),
+       pending_consent_source = null, pending_consent_at = null,
+       undeliverable_at = null, undeliverable_reason = null, soft_bounce_days = 0, last_soft_bounce_day = null,
+       updated_at = $2::timestamptz
+     where id = $1`,
+    [id, now.toISOString()],
+  );
+}
+
+/**
+ * Unsubscribed by the reader's link, or by a complaint. A reader already unsubscribed keeps the
+ * time and reason of the first; a complaint's time is recorded either way.
+ */
+export async function markUnsubscribed(
+  tx: SqlQueryable,
+  id: string,
+  reason: "link" | "complaint",
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `update subscribers set status = 'unsubscribed',
+       unsubscribed_at = case when status = 'unsubscribed' then unsubscribed_at else $2::timestamptz end,
+       unsubscribe_reason = case when status = 'unsubscribed' then unsubscribe_reason else $3 end,
+       complained_at = case when $3 = 'complaint' then $2::timestamptz else complained_at end,
+       updated_at = $2::timestamptz
+     where id = $1`,
+    [id, now.toISOString(), reason],
+  );
+}
+
+/**
+ * Addresses that signed up before `cutoff` and never confirmed: deleted when they have no
+ * history; an unsubscribed address whose new signup was never confirmed goes back to
+ * unsubscribed, its unsubscribe kept (the purge never deletes one). Returns how many were deleted.
+ */
+export async function purgeNeverConfirmed(tx: SqlQueryable, cutoff: Date, now: Date): Promise<number> {
+  const deleted = await tx.query(
+    `delete from subscribers where status = 'pending' and unsubscribed_at is null and confirmed_at is null
+       and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz returning id`,
+    [cutoff.toISOString()],
+  );
+  await tx.query(
+    `update subscribers set status = 'unsubscribed', pending_consent_source = null, pending_consent_at = null,
+       confirm_token_hash = null, confirm_expires_at = null, updated_at = $2::timestamptz
+     where status = 'pending' and unsubscribed_at is not null
+       and coalesce(mail_queued_at, signed_up_at) < $1::timestamptz`,
+    [cutoff.toISOString(), now.toISOString()],
+  );
+  return deleted.length;
+}
+
+/** A mail job went out: the confirmation's send time, or the reminder's (one per signup). */
+export async function recordMailSent(tx: SqlQueryable, id: string, jobId: string, now: Date): Promise<void> {
+  await tx.query(
+    `update subscribers set
+       mail_sent_at = case when j.kind = 'confirmation' then $2::timestamptz else mail_sent_at end,
+       reminded_at = case when j.kind = 'reminder' then $2::timestamptz else reminded_at end
+     from mail_jobs j where subscribers.id = $1 and j.id = $3`,
+    [id, now.toISOString(), jobId],
+  );
+}
+
+/**
+ * A reminder's fresh link for a signup still waiting for its confirmation, mail not refused since:
+ * new token hashes (the earlier links stop working). False when there is nothing to remind of.
+ */
+export async function renewPendingTokens(
+  tx: SqlQueryable,
+  id: string,
+  tokens: { confirmHash: string; unsubscribeHash: string; expiresAt: Date },
+  now: Date,
+): Promise<boolean> {
+  const rows = await tx.query(
+    `update subscribers set confirm_token_hash = $2, unsubscribe_token_hash = $3, confirm_expires_at = $4::timestamptz,
+       updated_at = $5::timestamptz
+     where id = $1 and status = 'pending' and undeliverable_at is null
+     returning id`,
+    [id, tokens.confirmHash, tokens.unsubscribeHash, tokens.expiresAt.toISOString(), now.toISOString()],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * Readers whose mail was refused for good, each with its reason (the refusal, the bounce): no
+ * mail goes to them until they confirm again. Only the row; the mail queue's `suppressReaders`
+ * also abandons what waits for them, and is what callers use.
+ */
+export async function markUndeliverable(
+  tx: SqlQueryable,
+  readers: { id: string; reason: string }[],
+  now: Date,
+): Promise<void> {
+  if (readers.length === 0) return;
+  await tx.query(
+    `update subscribers s set undeliverable_at = $3::timestamptz, undeliverable_reason = r.reason,
+       updated_at = $3::timestamptz
+     from unnest($1::uuid[], $2::text[]) as r(id, reason)
+     where s.id = r.id`,
+    [
+      readers.map((reader) => reader.id),
+      readers.map((reader) => reader.reason.slice(0, REASON_CHARS)),
+      now.toISOString(),
+    ],
+  );
+}
+
+/** A temporary bounce counted: `days` in a row, the last on `day` (YYYY-MM-DD). */
+export async function recordSoftBounceDays(
+  tx: SqlQueryable,
+  id: string,
+  days: number,
+  day: string,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `update subscribers set soft_bounce_days = $2, last_soft_bounce_day = $3::date, updated_at = $4::timestamptz where id = $1`,
+    [id, days, day, now.toISOString()],
+  );
+}
