@@ -14,7 +14,7 @@ import { mailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { IdentitySource } from "../contract/published.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
-import { sha256Hex } from "../subscriptions/tokens.ts";
+import { checkOwnerKey } from "../http/owner-key.ts";
 import type { MailPace } from "./delivery-decisions.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { EditionError } from "./edition.ts";
@@ -53,14 +53,6 @@ const callBudget = (cpu: CpuClock, budgetMs: number) => ({
 });
 const refuse = (status: number, code: ErrorCode, message: string) => json(status, errorBody(code, message));
 
-/** Compares hashes, so the time taken says nothing about how much of the key was right. */
-async function sameKey(given: string, key: string): Promise<boolean> {
-  const [a, b] = await Promise.all([sha256Hex(given), sha256Hex(key)]);
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
-
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createSendEffectHandler(deps: SendEffectDeps) {
@@ -70,9 +62,7 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
 
   return async function handle(request: Request): Promise<Response> {
     if (request.method !== "POST") return refuse(405, "method_not_allowed", "Use POST.");
-    const authorization = request.headers.get("authorization") ?? "";
-    const given = /^Bearer (.+)$/.exec(authorization)?.[1] ?? "";
-    if (!sending.key || !given || !(await sameKey(given, sending.key)))
+    if ((await checkOwnerKey(request.headers, sending.key)) !== "ok")
       return refuse(401, "unauthorized", "This function is called by the scheduler only.");
 
     let requested: string | undefined;

@@ -29,10 +29,10 @@
  */
 import { Buffer } from "node:buffer";
 import { Refusal } from "../http/answers.ts";
+import { checkOwnerKey } from "../http/owner-key.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
 import {
   COMPLAINT_FEEDBACK_TYPES,
-  constantTimeEqual,
   DETAIL_CHARS,
   type MailEvent,
   type SourceReading,
@@ -49,11 +49,11 @@ export interface DsnReading extends SourceReading {
   report?: ReturnedMail;
 }
 
-export function checkBearer(headers: Headers, secret: string): void {
-  const given = /^Bearer (.+)$/i.exec(headers.get("authorization") ?? "")?.[1] ?? "";
-  if (!given || !constantTimeEqual(given, secret))
+export async function checkBearer(headers: Headers, secret: string): Promise<void> {
+  const check = await checkOwnerKey(headers, secret);
+  if (check !== "ok")
     throw new Refusal(401, "unauthorized", "The report needs Authorization: Bearer DSN_WEBHOOK_SECRET.", {
-      outcome: given ? "invalid_bearer" : "unsigned",
+      outcome: check === "wrong" ? "invalid_bearer" : "unsigned",
     });
 }
 

@@ -79,7 +79,7 @@ export function createMailEvents(deps: MailEventsDeps) {
       else if (source === "ses")
         reading = await ses.read(body, config.sesTopicArns, at, config.snsAllowSignatureV1);
       else {
-        checkBearer(request.headers, config.dsnSecret as string);
+        await checkBearer(request.headers, config.dsnSecret as string);
         // Only a report about our own mail counts, for the one subscriber it proves.
         reading = await trustReport(
           await readDsnEvent(body, at),
