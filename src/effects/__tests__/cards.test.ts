@@ -36,6 +36,9 @@ const threadPriorities = (): number[] =>
   });
 
 describe("an Effect's social card", () => {
+  // Forty cards drawn on two threads share the machine with the other test files: more than the
+  // site project's 5 s for a component, as a build gives them.
+  jest.setTimeout(30_000);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), "effect-cards-"));
