@@ -1,12 +1,12 @@
 /**
  * `npm run bench:send-effect-supabase` (and a part of `npm run bench`): the day's Effect to
  * 100,000 subscribers (BENCH_SUBSCRIBERS) as Supabase would send it: `send-effect` called every
- * 15 seconds as the schedule calls it (supabase/sql/schedule-send-effect.sql), whether the last
+ * 10 seconds as the schedule calls it (supabase/sql/schedule-send-effect.sql), whether the last
  * call has ended or not, served by the tests' Deno host in the runtime twin (Deno 2.1.4, no CPU
  * clock) behind the gateway stand-in (the worker's CPU across its calls: retired past 1 s, stopped
  * past 2 s; 256 MB), on PostgreSQL, through the Resend stand-in that keeps Resend's rules
  * (batches of 100, idempotency keys, 429 past 2 requests a second), with the worker killed 5 s
- * into the second call. Each call sends for 16 s, as the docs advise over Resend, so the next call
+ * into the second call. Each call sends for 11 s, as the docs advise over Resend, so the next call
  * begins just before it ends and the rate has no gap; the two share the account's pace through the
  * database. It writes bench/supabase-send-results.json, which
  * `npm run bench` turns into verdicts and a table in bench/RESULTS.md. About ten minutes.
@@ -33,9 +33,9 @@ const SUBSCRIBERS = readVariable(process.env, "BENCH_SUBSCRIBERS")
 /** Resend's default: 2 requests a second, 100 mails a request. */
 const REQUESTS_PER_SECOND = 2;
 /** The schedule's interval (supabase/sql/schedule-send-effect.sql). */
-const CALL_EVERY_MS = 15_000;
+const CALL_EVERY_MS = 10_000;
 /** SEND_EFFECT_SECONDS over Resend (docs/deploying.md): each call overlaps the next by a second. */
-const SECONDS_PER_CALL = 16;
+const SECONDS_PER_CALL = 11;
 const KILL_AFTER_MS = 5_000;
 
 /** The targets of issue 27 (docs/testing.md): the day within 1.2x of the ideal, no call past 1.5 s of CPU. */

@@ -611,19 +611,19 @@ const serverUrl = testPostgresUrl();
     );
   });
 
-  it("the schedule calls send-effect every 15 seconds with the file's key, and a second run adds no job nor secret", async () => {
+  it("the schedule calls send-effect every 10 seconds with the file's key, and a second run adds no job nor secret", async () => {
     const checkout = ownerCheckout();
     await ownerRuns(RUN_HERE.write, checkout);
     const { url, db } = await database(true);
     const schedule = (environment: NodeJS.ProcessEnv) => ownerRuns(RUN_HERE.schedule, checkout, environment);
     const applied = await schedule({ DATABASE_URL: url });
     expect(applied.stdout).toContain(
-      `calls https://${PROJECT_REF}.supabase.co/functions/v1/send-effect every 15 seconds`,
+      `calls https://${PROJECT_REF}.supabase.co/functions/v1/send-effect every 10 seconds`,
     );
     await schedule({ DATABASE_URL: url });
     const key = settingsOf(checkout).SEND_EFFECT_KEY;
     const expected = {
-      jobs: [{ jobname: "send-effect", schedule: "15 seconds" }],
+      jobs: [{ jobname: "send-effect", schedule: "10 seconds" }],
       secrets: [
         { name: "project_url", decrypted_secret: `https://${PROJECT_REF}.supabase.co` },
         { name: "send_effect_key", decrypted_secret: key },

@@ -1,4 +1,4 @@
--- Calls the send-effect function every 15 seconds, with the key it requires. Filled in and run by
+-- Calls the send-effect function every 10 seconds, with the key it requires. Filled in and run by
 -- `npm run secrets -- schedule --project-ref REF` (docs/deploying.md): the key is SEND_EFFECT_KEY
 -- from supabase/.env.production, the file `supabase secrets set` set the function's from, and the
 -- address is the project's. Run again, it changes nothing but the key and the address: each Vault
@@ -21,11 +21,11 @@ from vault.secrets where name = 'project_url';
 select vault.create_secret('https://YOUR-PROJECT-REF.supabase.co', 'project_url')
 where not exists (select from vault.secrets where name = 'project_url');
 
--- Every 15 seconds (pg_cron takes 1 to 59 seconds): one POST; the function decides whether the
+-- Every 10 seconds (pg_cron takes 1 to 59 seconds): one POST; the function decides whether the
 -- day's Effect is due, sends for SEND_EFFECT_SECONDS and delivers the mail queue.
 select cron.schedule(
   'send-effect',
-  '15 seconds',
+  '10 seconds',
   $$
   select net.http_post(
     url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url')

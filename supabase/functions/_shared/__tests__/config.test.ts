@@ -243,8 +243,8 @@ describe("the functions' environment on Supabase", () => {
 });
 
 describe("send-effect's settings", () => {
-  it("sends for 14 seconds a call (the schedule calls every 15), and refuses every call, unless told otherwise", () => {
-    expect(parseSendingConfig({})).toMatchObject({ key: null, secondsPerCall: 14 });
+  it("sends for 9 seconds a call (the schedule calls every 10), and refuses every call, unless told otherwise", () => {
+    expect(parseSendingConfig({})).toMatchObject({ key: null, secondsPerCall: 9 });
   });
 
   it("refuses SEND_EFFECT_SECONDS it cannot use instead of falling back to 50", () => {

@@ -551,8 +551,8 @@ export const VARIABLES = [
     group: "Supabase (set there, not locally)",
     readers: ["send-effect"],
     description:
-      "Seconds each send-effect call claims mail for. The schedule calls every 15 s: by default each call ends before the next (an SMTP call's pool and pace are its own); over Resend set 16, so each call overlaps the next by a second and the account's rate has no gap (overlapping calls share its pace through the database).",
-    default: "14",
+      "Seconds each send-effect call claims mail for. The schedule calls every 10 s: by default each call ends before the next (an SMTP call's pool and pace are its own); over Resend set 11, so each call overlaps the next by a second and the account's rate has no gap (overlapping calls share its pace through the database).",
+    default: "9",
     number: { min: 1, max: 140 },
   },
   {

@@ -1,5 +1,5 @@
 /**
- * The effect-sending feature's route, `POST /send-effect`: called every 15 s by pg_cron with its
+ * The effect-sending feature's route, `POST /send-effect`: called every 10 s by pg_cron with its
  * key, never by a browser. The call is also the mail queue's clock on Supabase, where nothing else
  * wakes up: after the answer, due mail (a confirmation's retry, a reminder, a welcome) is delivered
  * through the host's `waitUntil`.

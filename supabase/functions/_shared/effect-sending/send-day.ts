@@ -1,5 +1,5 @@
 /**
- * The one "send the day's Effect" use case, which the `send-effect` function (every 15 s, from the
+ * The one "send the day's Effect" use case, which the `send-effect` function (every 10 s, from the
  * scheduler) and `npm run effect -- send` (the operator, or the local stack's SEND_AT) both run:
  * rows a stopped sender left in `sending` become `unknown`; the edition is prepared for every
  * confirmed subscriber if it is not yet (read from where the host finds it: the site's mail.json

@@ -1,5 +1,5 @@
 /**
- * The `send-effect` function: called every 15 s by pg_cron (through pg_net) with a secret key.
+ * The `send-effect` function: called every 10 s by pg_cron (through pg_net) with a secret key.
  * Each call marks rows whose sender's lease ran out as `unknown`, prepares the day's edition once
  * SEND_AT has come in the brand's time zone (reading mail.json from SITE_URL), resumes it if it
  * was paused, and sends batches until its time is up; the next call continues. Nobody else may
