@@ -61,7 +61,6 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
   const store = createDeliveryStore(db);
 
   return async function handle(request: Request): Promise<Response> {
-    if (request.method !== "POST") return refuse(405, "method_not_allowed", "Use POST.");
     if ((await checkOwnerKey(request.headers, sending.key)) !== "ok")
       return refuse(401, "unauthorized", "This function is called by the scheduler only.");
 
