@@ -80,7 +80,7 @@ const BACKOFF = `$3::timestamptz
   + least($5::float8, $4::float8 * power(2, greatest(d.attempts - 1, 0))) * interval '1 second'`;
 
 /** Whether a subscriber may still get an Effect: confirmed, and not refused since it last confirmed. */
-const DELIVERABLE = `(s.status = 'confirmed' and (s.undeliverable_at is null or s.confirmed_at > s.undeliverable_at))`;
+const DELIVERABLE = `(s.status = 'confirmed' and not s.suppressed)`;
 
 export function createDeliveryStore(db: SqlExecutor) {
   return {

@@ -22,7 +22,7 @@ import { utcDay } from "../contract/calendar-day.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { maskAddresses } from "../logger.ts";
 import { abandonQueuedMail, suppressReaders } from "../mail/mail-queue.ts";
-import { markUnsubscribed, recordSoftBounceDays, SUPPRESSED } from "../subscriptions/subscriber-rows.ts";
+import { markUnsubscribed, recordSoftBounceDays } from "../subscriptions/subscriber-rows.ts";
 import type { MailEvent } from "./mail-event.ts";
 
 /** Temporary bounces on this many different days in a row suppress an address. */
@@ -66,9 +66,7 @@ export function createMailEventStore(db: SqlExecutor) {
           soft_bounce_days: number;
           last_soft_bounce_day: unknown;
         }>(
-          `select id, status,
-             ${SUPPRESSED} as suppressed,
-             soft_bounce_days, to_char(last_soft_bounce_day, 'YYYY-MM-DD') as last_soft_bounce_day
+          `select id, status, suppressed, soft_bounce_days, to_char(last_soft_bounce_day, 'YYYY-MM-DD') as last_soft_bounce_day
            from subscribers where ${event.subscriberId ? "id = $1" : "lower(email) = lower($1)"} for update`,
           [event.subscriberId ?? event.recipient],
         );

@@ -4,7 +4,6 @@
  */
 import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
 import type { SubscriberStatus } from "./lifecycle.ts";
-import { SUPPRESSED } from "./subscriber-rows.ts";
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = ["pending", "confirmed", "unsubscribed"];
 
@@ -51,7 +50,7 @@ export function createAdminQueries(db: SqlExecutor) {
 
     async health(): Promise<ListHealth> {
       const [row] = await db.query<{ suppressed: number; complained: number }>(
-        `select count(*) filter (where ${SUPPRESSED})::int as suppressed,
+        `select count(*) filter (where suppressed)::int as suppressed,
            count(*) filter (where status = 'unsubscribed' and unsubscribe_reason = 'complaint')::int as complained
          from subscribers`,
       );
@@ -62,8 +61,8 @@ export function createAdminQueries(db: SqlExecutor) {
       const rows = await db.query<Record<keyof ExportRow, unknown>>(
         `select email, status, signed_up_at, confirmed_at, unsubscribed_at, consent_source, consent_at,
            pending_consent_source, pending_consent_at, unsubscribe_reason, complained_at,
-           case when ${SUPPRESSED} then undeliverable_at end as suppressed_at,
-           case when ${SUPPRESSED} then undeliverable_reason end as suppressed_reason
+           case when suppressed then undeliverable_at end as suppressed_at,
+           case when suppressed then undeliverable_reason end as suppressed_reason
          from subscribers where ($1::text is null or status = $1::text) order by signed_up_at, email`,
         [status ?? null],
       );

@@ -9,9 +9,6 @@
  */
 import type { SqlQueryable } from "../db/sql-executor.ts";
 
-/** Refused mail (a bounce, an SMTP 5xx) since it last confirmed: nothing goes to it but a new confirmation link. */
-export const SUPPRESSED = `(undeliverable_at is not null and (confirmed_at is null or confirmed_at <= undeliverable_at))`;
-
 /** Reasons are kept for the owner's export, at most this long. */
 const REASON_CHARS = 1000;
 
@@ -182,7 +179,8 @@ export async function renewPendingTokens(
 
 /**
  * Readers whose mail was refused for good, each with its reason (the refusal, the bounce): no
- * mail goes to them until they confirm again. Only the row; the mail queue's `suppressReaders`
+ * mail goes to them until they confirm again (the table's generated `suppressed` column says so
+ * until `markConfirmed`). Only the row; the mail queue's `suppressReaders`
  * also abandons what waits for them, and is what callers use.
  */
 export async function markUndeliverable(

@@ -40,7 +40,6 @@ import {
   markUnsubscribed,
   purgeNeverConfirmed,
   recordConfirmationMail,
-  SUPPRESSED,
 } from "./subscriber-rows.ts";
 import { newToken, sha256Hex } from "./tokens.ts";
 
@@ -193,7 +192,7 @@ export function createSubscriberStore(db: SqlExecutor) {
             suppressed: boolean;
           }>(
             `select id, email, status, mail_queued_at, mail_day::text as mail_day, mails_on_day,
-               ${SUPPRESSED} as suppressed
+               suppressed
              from subscribers where lower(email) = lower($1) for update`,
             [email],
           );
@@ -279,7 +278,7 @@ export function createSubscriberStore(db: SqlExecutor) {
           confirm_expires_at: unknown;
           suppressed: boolean;
         }>(
-          `select id, status, confirm_expires_at, ${SUPPRESSED} as suppressed
+          `select id, status, confirm_expires_at, suppressed
            from subscribers where confirm_token_hash = $1 for update`,
           [tokenHash],
         );
