@@ -2,10 +2,8 @@
  * The docs check (`npm run check:docs`): on a small repository made here, it names each file and
  * line that points at something missing and passes what exists; on this repository it finds nothing.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
+import { scratchRepository } from "../../test/support/scratch-repository";
 import {
   ARCHITECTURE_MAX_LINES,
   architectureFolders,
@@ -15,16 +13,7 @@ import {
   unnamedFolders,
 } from "../check-docs";
 
-function repository(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), "docs-check-"));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), text);
-  }
-  execFileSync("git", ["init", "-q"], { cwd: root });
-  execFileSync("git", ["add", "-A"], { cwd: root });
-  return root;
-}
+const repository = (files: Record<string, string>) => scratchRepository(files, "docs-check-");
 
 describe("the docs check", () => {
   it("names the doc or comment, and the line, of every file or folder that does not exist", () => {

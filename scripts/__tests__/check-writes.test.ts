@@ -3,10 +3,10 @@
  * outside a table's owner; on a small repository made here, a write to `subscribers` added to
  * another module fails it, by file and line, and so does a table nobody owns.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import path from "node:path";
+import { scratchRepository } from "../../test/support/scratch-repository";
 import { TABLE_OWNERS, tablesOf, writesOutsideOwners } from "../check-writes";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -15,14 +15,8 @@ const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
 function repository(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), "writes-check-"));
+  const root = scratchRepository(files, "writes-check-");
   roots.push(root);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), text);
-  }
-  execFileSync("git", ["init", "-q"], { cwd: root });
-  execFileSync("git", ["add", "-A"], { cwd: root });
   return root;
 }
 

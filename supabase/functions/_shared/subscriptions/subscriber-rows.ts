@@ -7,6 +7,7 @@
  * `npm run check:writes` fails on a write to the table from anywhere else. It decides nothing:
  * `lifecycle.ts` and its callers do; and it imports nothing but the executor's types.
  */
+import { utcDay } from "../contract/calendar-day.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 
 /** Reasons are kept for the owner's export, at most this long. */
@@ -79,7 +80,7 @@ export async function recordConfirmationMail(
       record.expiresAt.toISOString(),
       record.unsubscribeHash,
       nowIso,
-      nowIso.slice(0, 10),
+      utcDay(now),
       record.mailsOnDay,
       record.newConsent,
       record.consentSource,

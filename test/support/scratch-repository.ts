@@ -1,0 +1,20 @@
+/**
+ * A small git repository in a temporary folder, its files added to the index: what the checks
+ * that read `git ls-files` (the docs check, the one-writer-per-table check) are tried on. The
+ * caller removes it.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export function scratchRepository(files: Record<string, string>, prefix = "scratch-repository-"): string {
+  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  return root;
+}
