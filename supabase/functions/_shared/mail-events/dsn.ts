@@ -44,6 +44,9 @@ import { classifyFailure } from "./rfc3463.ts";
 /** A report's own text showing the refusal came after DATA: sendmail's transcript, Postfix's words. */
 const AFTER_DATA_TEXT = /^>>> DATA\b|in reply to end of\s+DATA\s+command/im;
 
+/** A report written by a mail filter in front of the mailbox (`SurfControl E-mail Filter`, `m-FILTER`). */
+const BY_A_FILTER = /\bfilter\b/i;
+
 /** What the dsn route made of a mail: the events, and the report they were read from. */
 export interface DsnReading extends SourceReading {
   report?: ReturnedMail;
@@ -82,6 +85,7 @@ export function dsnEvents(report: ReturnedMail, baseId: string, now: Date): Sour
         text: failed.length === 1 ? report.text : undefined,
         afterData: failed.length === 1 && AFTER_DATA_TEXT.test(report.text ?? ""),
         recipient: recipient.recipient,
+        byAFilter: (report.headers.get("x-mailer") ?? []).some((mailer) => BY_A_FILTER.test(mailer)),
       });
       const detail =
         [code, said && `(${said})`, recipient.diagnosticCode ?? recipient.statusText]

@@ -87,7 +87,20 @@ export interface FailureWords {
   afterData?: boolean;
   /** The failed address, for the few domains whose "user unknown" may be a filter's. */
   recipient?: string;
+  /** The report was written by a mail filter in front of the mailbox (its `X-Mailer` says so). */
+  byAFilter?: boolean;
 }
+
+/**
+ * A Diagnostic-Code is `diagnostic-type ; text` (RFC 3464, 2.3.6: `smtp; 550 ...`, `X-Notes; ...`).
+ * One with neither a type nor a reply code (`The email account that you tried to reach does not
+ * exist.`) is the reporting MTA's own gloss, not a receiving server's answer: under a code that does
+ * not decide, its words are not read as the server's verdict (sisimai reads such a report as
+ * `filtered`). An enhanced code in it (`550 5.1.1 ...`, SendGrid's) is still read.
+ */
+const TYPED = /^\s*[a-z][a-z0-9-]*\s*;/i;
+const gloss = (diagnosticCode: string | undefined) =>
+  diagnosticCode !== undefined && !TYPED.test(diagnosticCode) && !/\b[245]\d\d\b/.test(diagnosticCode);
 
 /**
  * A refusal after the DATA command, or one that names no address (`550 : User unknown`): the server
@@ -115,8 +128,9 @@ export function classifyFailure(
       ? diagnostic
       : given;
   const wording = () =>
-    readFailureText([diagnosticCode, words.statusText].filter(Boolean).join(" ")) ??
-    readFailureText(words.text);
+    readFailureText(
+      [gloss(diagnosticCode) ? "" : diagnosticCode, words.statusText].filter(Boolean).join(" "),
+    ) ?? readFailureText(words.text);
   // Where the receiving server's own code says the refusal was about us (X.7.x) or temporary
   // (X.2.2 full) and the reporting MTA's Status says the address is bad (sendmail writes 5.1.1 for
   // any 550 at RCPT), the reading that costs the reader least stands: the server's.
@@ -147,10 +161,12 @@ export function classifyFailure(
   const reading = wording();
   if (!reading) return { kind: code ? kindOf(code) : "soft_bounce", code: shown };
   if (reading.verdict === "sender") return { kind: "sender_refusal", code: shown, said: reading.said };
-  // The bare words after DATA, or at a carrier whose filters say them: perhaps a filter's refusal.
+  // The bare words after DATA, or at a carrier whose filters say them, or any such words in a
+  // report a mail filter wrote (sisimai's `filtered`): perhaps a filter's refusal.
   if (
-    reading.said === USER_UNKNOWN &&
-    (words.afterData || AFTER_DATA.test(diagnosticCode ?? "") || filtersSayUserUnknown(words.recipient))
+    (reading.said === USER_UNKNOWN &&
+      (words.afterData || AFTER_DATA.test(diagnosticCode ?? "") || filtersSayUserUnknown(words.recipient))) ||
+    (words.byAFilter && reading.verdict === "recipient")
   )
     return { kind: "soft_bounce", code: shown, said: `${reading.said}, perhaps a filter` };
   return {

@@ -132,6 +132,33 @@ describe("what a report's words say where its code does not decide (failure-text
     ).toEqual(["bounce"]);
   });
 
+  it("keeps 'no such user' counted by day in a report a mail filter wrote, or in a Diagnostic-Code that is no server's reply", async () => {
+    const byFilter = dsnMail("ann@example.com", {
+      status: "5.0.0",
+      diagnostic: "550 ann@example.com... No such user",
+      outer: ["X-Mailer: SurfControl E-mail Filter"],
+    });
+    expect(await kinds(byFilter)).toEqual(["soft_bounce"]);
+    // The same words from a mail server's own report suppress.
+    expect(
+      await kinds(
+        dsnMail("ann@example.com", { status: "5.0.0", diagnostic: "550 ann@example.com... No such user" }),
+      ),
+    ).toEqual(["bounce"]);
+    // RFC 3464's `diagnostic-type ;` missing and no reply code: the reporting MTA's gloss.
+    const gloss = dsnMail("ann@example.com", {
+      status: "5.0.0",
+      diagnostic: "The email account that you tried to reach does not exist.",
+    }).replace("smtp; The email", "The email");
+    expect(await kinds(gloss)).toEqual(["soft_bounce"]);
+    // Without a type but with the server's reply and enhanced code (SendGrid's), the code decides.
+    const sendgrid = dsnMail("ann@example.com", {
+      status: "5.0.0",
+      diagnostic: "550 5.1.1 <ann@example.com>... User Unknown",
+    }).replace("smtp; 550", "550");
+    expect(await kinds(sendgrid)).toEqual(["bounce"]);
+  });
+
   it("decodes a diagnostic in the report's charset: Domino's directory miss in ISO-2022-JP", async () => {
     const domino = dsnMail("ann@example.com", {
       status: "5.0.0",
