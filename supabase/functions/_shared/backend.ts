@@ -14,7 +14,7 @@
  * that lives between requests may also call `deliverDue` on a timer (the local stack does, at
  * `nextDueAt`).
  */
-import { createFunctionsApp, type FeatureApp, type FunctionsHost } from "./app.ts";
+import { createFunctionsApp, type FeatureRoutes, type FunctionsHost } from "./app.ts";
 import { createCmsAuth } from "./cms-auth/cms-auth.ts";
 import { cmsAuthRoutes } from "./cms-auth/routes.ts";
 import { type Config, configWarnings, parseConfig, supabaseProjectUrl } from "./config.ts";
@@ -176,15 +176,16 @@ export function createBackend(env: Env, host: BackendHost) {
     config,
     sending,
     features,
-    /** The built features' routes in one app, for a host to serve (`Deno.serve`) or mount (`app.route`). */
+    /** The built features' functions in one app, each at `/<name>`, for a host to serve (`Deno.serve`) or mount (`app.route`). */
     functionsApp(http: FunctionsHost) {
-      const apps: FeatureApp[] = [];
+      const apps: FeatureRoutes[] = [];
       if (has("subscriptions"))
         apps.push(subscriptionRoutes({ subscriptions, rateLimit, config, log, now, deliverDue }, http));
       if (has("mail-events"))
         apps.push(
           mailEventRoutes(
             createMailEvents({ db, config: config.mailEvents, log, now, fetch: host.fetch }),
+            config.mailEvents.dsnSecret,
             log,
           ),
         );
@@ -203,7 +204,7 @@ export function createBackend(env: Env, host: BackendHost) {
             log,
           ),
         );
-      if (effects) apps.push(effectSendingRoutes(effects, deliverDue, http));
+      if (effects) apps.push(effectSendingRoutes(effects, sending.key, deliverDue, http));
       return createFunctionsApp(apps, { log, allowedOrigins: config.allowedOrigins });
     },
     /** The operator's view of the list: counts and the export. */

@@ -13,7 +13,7 @@
  */
 import type { VariableName } from "./contract/variables.ts";
 
-/** A feature is one Hono sub-app with its own routes (`<feature>/routes.ts`). */
+/** A feature's `<feature>/routes.ts` gives each of its functions a Hono sub-app, mounted at `/<name>` (`app.ts`). */
 export const FEATURES = ["subscriptions", "mail-events", "cms-auth", "effect-sending"] as const;
 export type FeatureName = (typeof FEATURES)[number];
 

@@ -20,8 +20,8 @@ function appWith(handle: FunctionSpec["handle"], lines: string[]) {
     error: (line: string) => lines.push(line),
   };
   const spec: FunctionSpec = { name: "send-confirmation", formPost: signupFormPost, handle };
-  const feature = new Hono<FunctionsEnv>().post(
-    "/send-confirmation",
+  const signup = new Hono<FunctionsEnv>().post(
+    "/",
     formPostAnswer(spec, parseConfig({ SITE_URL: SITE })),
     async (c) => {
       const accepted = await spec.handle({
@@ -40,7 +40,7 @@ function appWith(handle: FunctionSpec["handle"], lines: string[]) {
       await next();
       outcome = c.get("outcome");
     })
-    .route("/", createFunctionsApp([feature], { log, allowedOrigins: [SITE] }));
+    .route("/", createFunctionsApp([{ "send-confirmation": signup }], { log, allowedOrigins: [SITE] }));
   return { app, outcome: () => outcome };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The front door and the manifest: each function starts on hosted Supabase with its own settings
- * and no other's, names what is missing, and `supabase/config.toml` and the entries follow the
- * manifest.
+ * and no other's, names what is missing, and `supabase/config.toml`, the entries and the routes
+ * each feature serves follow the manifest.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -110,6 +110,20 @@ describe("the manifest", () => {
     expect(blocks).toEqual(
       FUNCTIONS.map((entry) => ({ name: entry.name, verifyJwt: String(entry.verifyJwt) })),
     );
+  });
+
+  it("is what each feature serves: its functions' routes, each function mounted at its name", () => {
+    for (const feature of FEATURES) {
+      const app = start({}, feature).functionsApp({ clientAddress: () => "192.0.2.1" });
+      const served = new Set(
+        app.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`),
+      );
+      expect([...served].sort()).toEqual(
+        FUNCTIONS.filter((entry) => entry.feature === feature)
+          .flatMap((entry) => entry.routes)
+          .sort(),
+      );
+    }
   });
 
   it("gives every feature a function", () => {

@@ -132,7 +132,7 @@ export function createEffectSending(deps: EffectSendingDeps) {
     markStaleAsUnknown: (all: boolean): Promise<number> =>
       store.markStaleAsUnknown(now(), all, keysKeptSince(deps.mailer(), now())),
 
-    /** The `send-effect` function: one call's worth of sending, for the scheduler with its key. */
+    /** The `send-effect` function: one call's worth of sending, for a call its route let in with the key. */
     handle: (request: Request): Promise<Response> => sendEffect()(request),
 
     /** Whether an edition is finished for the day (nothing queued, not paused). */

@@ -1,27 +1,31 @@
 /**
- * The effect-sending feature's route, `POST /send-effect`: called every 10 s by pg_cron with its
- * key, never by a browser. The call is also the mail queue's clock on Supabase, where nothing else
- * wakes up: after the answer, due mail (a confirmation's retry, a reminder, a welcome) is delivered
- * through the host's `waitUntil`.
+ * The effect-sending feature's function, `send-effect`, mounted at `/send-effect`: `POST /`, called
+ * every 10 s by pg_cron with `SEND_EFFECT_KEY`, never by a browser. A call without the key is
+ * refused (401, `ownerKey`) before anything is read; any other method is a 405. The call is also
+ * the mail queue's clock on Supabase, where nothing else wakes up: after the answer, due mail (a
+ * confirmation's retry, a reminder, a welcome) is delivered through the host's `waitUntil`.
  */
 import { Hono } from "hono";
-import type { FeatureApp, FunctionsEnv, FunctionsHost } from "../app.ts";
+import type { FeatureRoutes, FunctionsEnv, FunctionsHost } from "../app.ts";
+import { ownerKey } from "../http/owner-key.ts";
 import { methodNotAllowed } from "../http/read-body.ts";
 import type { EffectSending } from "./effect-sending.ts";
 
 export function effectSendingRoutes(
   effects: EffectSending,
+  /** `SEND_EFFECT_KEY`; null refuses every call. */
+  key: string | null,
   deliverDue: () => Promise<void>,
   host: FunctionsHost,
-): FeatureApp {
-  const app = new Hono<FunctionsEnv>({ strict: false });
-  app.post("/send-effect", async (c) => {
-    const answer = await effects.handle(c.req.raw);
-    host.waitUntil?.(deliverDue());
-    return answer;
-  });
-  app.all("/send-effect", () => {
-    throw methodNotAllowed("send-effect", "POST, OPTIONS");
-  });
-  return app;
+): FeatureRoutes {
+  const sendEffect = new Hono<FunctionsEnv>()
+    .post("/", ownerKey(key, "This function is called by the scheduler only."), async (c) => {
+      const answer = await effects.handle(c.req.raw);
+      host.waitUntil?.(deliverDue());
+      return answer;
+    })
+    .all("/", () => {
+      throw methodNotAllowed("send-effect", "POST, OPTIONS");
+    });
+  return { "send-effect": sendEffect };
 }

@@ -1,9 +1,9 @@
 /**
- * The `send-effect` function: called every 10 s by pg_cron (through pg_net) with a secret key.
+ * The `send-effect` function's handler: called every 10 s by pg_cron (through pg_net) with a
+ * secret key, which its route (`routes.ts`, `ownerKey`) has checked before the call gets here.
  * Each call marks rows whose sender's lease ran out as `unknown`, prepares the day's edition once
  * SEND_AT has come in the brand's time zone (reading mail.json from SITE_URL), resumes it if it
- * was paused, and sends batches until its time is up; the next call continues. Nobody else may
- * call it: there is no CORS, and a request without the key is refused before anything is read.
+ * was paused, and sends batches until its time is up; the next call continues.
  */
 import type { Config } from "../config.ts";
 import { type CpuClock, WORKER_CPU_CEILING_MS } from "../cpu-clock.ts";
@@ -14,7 +14,6 @@ import { mailSettings } from "../mail/list-headers.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { IdentitySource } from "../contract/published.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
-import { checkOwnerKey } from "../http/owner-key.ts";
 import type { MailPace } from "./delivery-decisions.ts";
 import { createDeliveryStore } from "./delivery-store.ts";
 import { EditionError } from "./edition.ts";
@@ -27,7 +26,7 @@ export interface SendEffectDeps {
   config: Config;
   /** What the site publishes: the names and time zone (sender.json) and each day's edition. */
   site: PublishedSite;
-  /** With `key` (`SEND_EFFECT_KEY`, null refuses every call) and `secondsPerCall`. */
+  /** When, and how much a call sends (its `key` is checked by the route, before the handler). */
   sending: SendingConfig;
   mailer: Mailer;
   /** The backend's one pace, shared with every other send it makes. */
@@ -61,9 +60,6 @@ export function createSendEffectHandler(deps: SendEffectDeps) {
   const store = createDeliveryStore(db);
 
   return async function handle(request: Request): Promise<Response> {
-    if ((await checkOwnerKey(request.headers, sending.key)) !== "ok")
-      return refuse(401, "unauthorized", "This function is called by the scheduler only.");
-
     let requested: string | undefined;
     try {
       const text = await request.text();

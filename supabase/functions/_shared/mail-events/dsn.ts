@@ -1,9 +1,9 @@
 /**
  * A bounce or complaint as a mail, for a plain SMTP relay whose reports come back to a mailbox:
  * an inbound-mail route (Cloudflare Email Routing, Mailgun routes, a procmail `curl`) posts the raw
- * message here with `Authorization: Bearer DSN_WEBHOOK_SECRET`. `returned-mail.ts` reads its MIME
- * (the report part, the returned original's headers, where the report was addressed); this module
- * decides what each report means:
+ * message here with `Authorization: Bearer DSN_WEBHOOK_SECRET`, checked by the route (`routes.ts`)
+ * before the body is read. `returned-mail.ts` reads its MIME (the report part, the returned
+ * original's headers, where the report was addressed); this module decides what each report means:
  *
  * - an RFC 3464 delivery status notification: each recipient whose Action is `failed` is one
  *   event, its kind from its status code by RFC 3463 and, where the code does not decide, from its
@@ -29,7 +29,6 @@
  */
 import { Buffer } from "node:buffer";
 import { Refusal } from "../http/answers.ts";
-import { checkOwnerKey } from "../http/owner-key.ts";
 import { sha256Hex } from "../subscriptions/tokens.ts";
 import {
   COMPLAINT_FEEDBACK_TYPES,
@@ -50,14 +49,6 @@ const BY_A_FILTER = /\bfilter\b/i;
 /** What the dsn route made of a mail: the events, and the report they were read from. */
 export interface DsnReading extends SourceReading {
   report?: ReturnedMail;
-}
-
-export async function checkBearer(headers: Headers, secret: string): Promise<void> {
-  const check = await checkOwnerKey(headers, secret);
-  if (check !== "ok")
-    throw new Refusal(401, "unauthorized", "The report needs Authorization: Bearer DSN_WEBHOOK_SECRET.", {
-      outcome: check === "wrong" ? "invalid_bearer" : "unsigned",
-    });
 }
 
 /** The events a read report means (no I/O): one per failed recipient, or per complaining reader. */

@@ -1,19 +1,21 @@
 /**
  * The `mail-events` function: one route per source (`/mail-events/resend`, `/ses`, `/dsn`). A
- * request is checked by its source (signature, timestamp, bearer secret) before anything is
- * stored, a returned mail also for the proof that it is about our own mail to one subscriber
- * (`report-trust.ts`), then each event it carries is applied (`event-store.ts`). An unknown source is a 404; a
- * source whose secret is not set is a 503, so the provider keeps the events and retries them once
- * the owner has set it; a database that fails is a 503 too (`app.ts`), for the same reason. A
- * request that carries nothing to apply (an event type the list does not need, a mail that is no
- * report) is answered 200 with `ignored` saying why, and logged: a provider retries anything else.
+ * request is checked by its source before anything is stored: `resend` and `ses` here (signature,
+ * timestamp), `dsn` by its route (`routes.ts`: the bearer secret, `ownerKey`, before the body is
+ * read); a returned mail also for the proof that it is about our own mail to one subscriber
+ * (`report-trust.ts`). Then each event it carries is applied (`event-store.ts`). An unknown source
+ * is a 404; a source whose secret is not set is a 503, so the provider keeps the events and retries
+ * them once the owner has set it; a database that fails is a 503 too (`app.ts`), for the same
+ * reason. A request that carries nothing to apply (an event type the list does not need, a mail
+ * that is no report) is answered 200 with `ignored` saying why, and logged: a provider retries
+ * anything else.
  */
 import type { Accepted } from "../http/answers.ts";
 import { fromStorage, Refusal } from "../http/answers.ts";
 import type { MailEventsConfig } from "../config.ts";
 import type { SqlExecutor } from "../db/sql-executor.ts";
 import { type Logger, maskEmail } from "../logger.ts";
-import { checkBearer, readDsnEvent } from "./dsn.ts";
+import { readDsnEvent } from "./dsn.ts";
 import { createMailEventStore, type EventEffect } from "./event-store.ts";
 import { MAIL_EVENT_SOURCES, type MailEventSource, type SourceReading } from "./mail-event.ts";
 import { trustReport } from "./report-trust.ts";
@@ -79,8 +81,8 @@ export function createMailEvents(deps: MailEventsDeps) {
       else if (source === "ses")
         reading = await ses.read(body, config.sesTopicArns, at, config.snsAllowSignatureV1);
       else {
-        await checkBearer(request.headers, config.dsnSecret as string);
-        // Only a report about our own mail counts, for the one subscriber it proves.
+        // Its bearer secret was checked by the route (`routes.ts`). Only a report about our own
+        // mail counts, for the one subscriber it proves.
         reading = await trustReport(
           await readDsnEvent(body, at),
           { rcpt: new URL(request.url).searchParams.get("rcpt") },

@@ -1,14 +1,15 @@
 /**
- * The subscriptions feature's routes: `send-confirmation`, `confirm-subscription` and `unsubscribe`,
- * each a POST in JSON from the site (CORS), within the per-minute limit of its client and the body
- * limit, answered by its handler (a typed `Accepted`, or a thrown `Refusal`). `send-confirmation`
- * also takes the signup card's plain HTML form post, answered with a `303 See Other` to a page of
- * the site. After every answer, due mail is delivered through the host's `waitUntil`.
+ * The subscriptions feature's functions: `send-confirmation`, `confirm-subscription` and
+ * `unsubscribe`, each mounted at its name with one route, `POST /` in JSON from the site (CORS),
+ * within the per-minute limit of its client and the body limit, answered by its handler (a typed
+ * `Accepted`, or a thrown `Refusal`); any other method is a 405. `send-confirmation` also takes
+ * the signup card's plain HTML form post, answered with a `303 See Other` to a page of the site.
+ * After every answer, due mail is delivered through the host's `waitUntil`.
  */
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
-import type { FeatureApp, FunctionsEnv, FunctionsHost } from "../app.ts";
+import type { FeatureRoutes, FunctionsEnv, FunctionsHost } from "../app.ts";
 import type { Config } from "../config.ts";
 import { FORM_MEDIA_TYPE, fromStorage, mediaType, Refusal } from "../http/answers.ts";
 import type { FormDestination, FunctionSpec } from "../http/function-spec.ts";
@@ -33,9 +34,8 @@ export interface SubscriptionRoutesDeps {
 /** Lets the answer leave before delivery starts competing with it for the database. */
 const afterThisTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-export function subscriptionRoutes(deps: SubscriptionRoutesDeps, host: FunctionsHost): FeatureApp {
+export function subscriptionRoutes(deps: SubscriptionRoutesDeps, host: FunctionsHost): FeatureRoutes {
   const { config, log, now } = deps;
-  const app = new Hono<FunctionsEnv>({ strict: false });
 
   /** The per-minute limit, counted before the body is read: signups, and (generous: a household's clicks, a provider's one-click posts) link calls. */
   const admit =
@@ -54,45 +54,46 @@ export function subscriptionRoutes(deps: SubscriptionRoutesDeps, host: Functions
     await next();
     host.waitUntil?.(afterThisTurn().then(() => deps.deliverDue()));
   };
-  const handle = (spec: FunctionSpec) => async (c: Context<FunctionsEnv>) => {
-    const accepted = await spec.handle({
-      request: c.req.raw,
-      body: new Uint8Array(await c.req.arrayBuffer()),
-      clientAddress: host.clientAddress(c),
-      form: mediaType(c.req.raw) === FORM_MEDIA_TYPE && spec.formPost !== undefined,
-    });
-    c.set("outcome", accepted.outcome);
-    return c.json(accepted.body, 200);
-  };
+  const handle =
+    (spec: FunctionSpec): MiddlewareHandler<FunctionsEnv> =>
+    async (c) => {
+      const accepted = await spec.handle({
+        request: c.req.raw,
+        body: new Uint8Array(await c.req.arrayBuffer()),
+        clientAddress: host.clientAddress(c),
+        form: mediaType(c.req.raw) === FORM_MEDIA_TYPE && spec.formPost !== undefined,
+      });
+      c.set("outcome", accepted.outcome);
+      return c.json(accepted.body, 200);
+    };
   const body = readBodyWithin(config.maxBodyBytes, log);
+  /** A function's one route: `POST /` through `admitted`, the body and its handler; a 405 otherwise. */
+  const postOnly = (
+    spec: FunctionSpec,
+    ...admitted: [MiddlewareHandler<FunctionsEnv>, ...MiddlewareHandler<FunctionsEnv>[]]
+  ) =>
+    new Hono<FunctionsEnv>().post("/", ...admitted, body, handle(spec)).all("/", () => {
+      throw methodNotAllowed(spec.name, "POST, OPTIONS");
+    });
 
   const signup = sendConfirmation({ subscriptions: deps.subscriptions, config, now });
-  app.post(
-    "/send-confirmation",
-    formPost(signup, config),
-    deliverAfterAnswer,
-    admit(signup, config.rateLimitPerMinute),
-    body,
-    handle(signup),
-  );
-
   // The two link functions: a household's clicks and a provider's one-click posts, a looser limit.
-  for (const link of [confirmSubscription, unsubscribe]) {
-    const spec = link({ subscriptions: deps.subscriptions, now });
-    app.post(
-      `/${spec.name}`,
+  const confirm = confirmSubscription({ subscriptions: deps.subscriptions, now });
+  const leave = unsubscribe({ subscriptions: deps.subscriptions, now });
+  return {
+    "send-confirmation": postOnly(
+      signup,
+      formPost(signup, config),
       deliverAfterAnswer,
-      admit(spec, config.linkRateLimitPerMinute),
-      body,
-      handle(spec),
-    );
-  }
-
-  for (const name of [signup.name, "confirm-subscription", "unsubscribe"])
-    app.all(`/${name}`, () => {
-      throw methodNotAllowed(name, "POST, OPTIONS");
-    });
-  return app;
+      admit(signup, config.rateLimitPerMinute),
+    ),
+    "confirm-subscription": postOnly(
+      confirm,
+      deliverAfterAnswer,
+      admit(confirm, config.linkRateLimitPerMinute),
+    ),
+    unsubscribe: postOnly(leave, deliverAfterAnswer, admit(leave, config.linkRateLimitPerMinute)),
+  };
 }
 
 /**
