@@ -1,6 +1,7 @@
 /**
  * `npm run config:docs`: writes `.env.example` and the configuration table in docs/operating.md
  * from the one registry of variables (supabase/functions/_shared/contract/variables.ts), the
+ * transports' table there from `mail/transports.ts`, the
  * functions' table in docs/architecture.md and supabase/config.toml from the manifest
  * (supabase/functions/_shared/manifest.ts), and the paths that start deploy-site.yml from what
  * the build reads (scripts/site-build.ts).
@@ -9,7 +10,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Variable, VARIABLES } from "../supabase/functions/_shared/contract/variables.ts";
-import { FUNCTIONS } from "../supabase/functions/_shared/hosts.ts";
+import { exampleValue, FUNCTIONS, TRANSPORTS } from "../supabase/functions/_shared/hosts.ts";
 import { BUILD_FILES, BUILD_FOLDERS } from "./site-build.ts";
 
 export const ROOT = path.resolve(__dirname, "..");
@@ -109,6 +110,55 @@ export function withTable(doc: string, table: string): string {
   return withBlock(doc, "docs/operating.md", [START, END], ["", ...table.split("\n"), ""]);
 }
 
+const TRANSPORTS_START =
+  "<!-- prettier-ignore-start -->\n<!-- transports:start (written by npm run config:docs from mail/transports.ts) -->";
+const TRANSPORTS_END = "<!-- transports:end -->\n<!-- prettier-ignore-end -->";
+
+/**
+ * Every row of `mail/transports.ts`: the variable that turns it on, what it needs beside it, what
+ * it is, and what `npm run doctor` asks DNS for its mail (read from the row's own DNS rules).
+ */
+export function transportsTable(): string {
+  const out = [
+    "| set | and | mail goes through | what `npm run doctor` checks in DNS |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const row of TRANSPORTS) {
+    const dns = row.dns(exampleValue(row));
+    if (!dns) throw new Error(`${row.variable}'s example "${row.example}" is not a value it reads`);
+    const plain = dns.envelopeDomain("<domain>", undefined);
+    const withBounce = dns.envelopeDomain("<domain>", "<BOUNCE_ADDRESS's domain>");
+    const code = (text: string) => `\`${text}\``;
+    const at =
+      typeof plain !== "string"
+        ? `${code(withBounce as string)} (else not checked: ${plain.unknown.split(",")[0]})`
+        : plain === withBounce
+          ? code(plain)
+          : `${code(withBounce as string)}, else ${code(plain)}`;
+    const checks = [
+      `SPF at ${at} naming ${"host" in dns.spf ? "the server (its provider's include, or its IPs)" : code(`include:${dns.spf.include}`)}`,
+      ...(dns.bounceMx ? [`an MX there ending in ${code(dns.bounceMx.hostEnding)}`] : []),
+      `DKIM at ${dns.dkim.selectors.map((selector) => `${code(`${selector}._domainkey.<domain>`)} or `).join("")}the selectors of ${code("DKIM_SELECTOR")}`,
+      ...(dns.reverseDnsHost ? ["reverse DNS of the server's IPs"] : []),
+      "DMARC",
+    ];
+    out.push(
+      `| \`${row.variable}\` | ${row.needs.map((name) => `\`${name}\``).join(", ") || "nothing else"} | ${cell(row.about)} | ${cell(checks.join("; "))} |`,
+    );
+  }
+  return out.join("\n");
+}
+
+/** The doc with its transports' table replaced by `mail/transports.ts`'s; throws when the markers are missing. */
+export function withTransportsTable(doc: string, table: string): string {
+  return withBlock(
+    doc,
+    "docs/operating.md",
+    [TRANSPORTS_START, TRANSPORTS_END],
+    ["", ...table.split("\n"), ""],
+  );
+}
+
 const FUNCTIONS_START = "<!-- functions:start (written by npm run config:docs from manifest.ts) -->";
 const FUNCTIONS_END = "<!-- functions:end -->";
 
@@ -190,13 +240,19 @@ export function supabaseConfig(): string {
 if (require.main === module) {
   writeFileSync(ENV_EXAMPLE, envExample());
   writeFileSync(SUPABASE_CONFIG, supabaseConfig());
-  writeFileSync(OPERATING_DOC, withTable(readFileSync(OPERATING_DOC, "utf8"), configurationTable()));
+  writeFileSync(
+    OPERATING_DOC,
+    withTransportsTable(
+      withTable(readFileSync(OPERATING_DOC, "utf8"), configurationTable()),
+      transportsTable(),
+    ),
+  );
   writeFileSync(
     ARCHITECTURE_DOC,
     withFunctionsTable(readFileSync(ARCHITECTURE_DOC, "utf8"), functionsTable()),
   );
   writeFileSync(DEPLOY_SITE_WORKFLOW, withDeployPaths(readFileSync(DEPLOY_SITE_WORKFLOW, "utf8")));
   console.log(
-    `wrote ${path.relative(ROOT, ENV_EXAMPLE)}, ${path.relative(ROOT, SUPABASE_CONFIG)}, the table in ${path.relative(ROOT, OPERATING_DOC)}, the functions in ${path.relative(ROOT, ARCHITECTURE_DOC)} and the paths in ${path.relative(ROOT, DEPLOY_SITE_WORKFLOW)}`,
+    `wrote ${path.relative(ROOT, ENV_EXAMPLE)}, ${path.relative(ROOT, SUPABASE_CONFIG)}, the tables in ${path.relative(ROOT, OPERATING_DOC)}, the functions in ${path.relative(ROOT, ARCHITECTURE_DOC)} and the paths in ${path.relative(ROOT, DEPLOY_SITE_WORKFLOW)}`,
   );
 }

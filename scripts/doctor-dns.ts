@@ -7,6 +7,7 @@
  */
 import { Resolver } from "node:dns/promises";
 import { isIP } from "node:net";
+import { type SendingDns, TRANSPORTS } from "../supabase/functions/_shared/hosts.ts";
 
 export type Level = "ok" | "warn" | "fail";
 
@@ -18,14 +19,11 @@ export interface Finding {
   fix?: string;
 }
 
-/** The transport mail leaves by, as far as DNS is concerned. */
-export type Transport =
-  { kind: "smtp"; host: string } | { kind: "resend" } | { kind: "ses"; region: string } | { kind: "none" };
-
 export interface DomainSetup {
   /** The From address's domain. */
   domain: string;
-  transport: Transport;
+  /** What the transport mail leaves by needs in DNS (its row of `mail/transports.ts`); undefined: none is set. */
+  transport: SendingDns | undefined;
   /** `DKIM_SELECTOR`, split. */
   dkimSelectors: string[];
   /** `BOUNCE_ADDRESS`, when set. */
@@ -77,43 +75,30 @@ function ip4InCidr(ip: string, cidr: string): boolean {
   return Math.floor(number(ip) / block) === Math.floor(number(range) / block);
 }
 
-/** Where SPF is looked up: the envelope's (Return-Path) domain, which receivers check SPF on. */
-function spfDomainOf(setup: DomainSetup): string {
-  // Resend sends with `send.<domain>` as the envelope's domain (its domain page's SPF and MX).
-  if (setup.transport.kind === "resend") return `send.${setup.domain}`;
-  const bounce = setup.bounceAddress?.split("@")[1];
-  return bounce ? lower(bounce) : setup.domain;
-}
-
 async function checkSpf(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]> {
   const { transport } = setup;
-  const at = spfDomainOf(setup);
   const check = "SPF";
-  if (transport.kind === "none")
+  if (!transport)
     return [
       {
         level: "fail",
         check,
         text: "no mail transport is set, so there is nothing to check SPF against",
-        fix: "set SMTP_URL, RESEND_API_KEY or SES_REGION (docs/deploying.md)",
+        fix: `set ${TRANSPORTS.map((row) => row.variable)
+          .join(", ")
+          .replace(/, ([^,]*)$/, " or $1")} (docs/deploying.md)`,
       },
     ];
-  // SES's envelope is its own amazonses.com unless the identity has a custom MAIL FROM domain,
-  // which only the SES console knows; BOUNCE_ADDRESS on it names it here.
-  if (transport.kind === "ses" && !setup.bounceAddress)
-    return [
-      {
-        level: "warn",
-        check,
-        text: "which MAIL FROM domain SES sends with is not known, so SPF was not checked (without a custom one, SPF passes for amazonses.com only and DMARC rests on DKIM)",
-        fix: `set a custom MAIL FROM domain in SES (e.g. mail.${setup.domain}: MX feedback-smtp.${transport.region}.amazonses.com, TXT "v=spf1 include:amazonses.com ~all") and BOUNCE_ADDRESS to an address on it`,
-      },
-    ];
-  const smtpIps = transport.kind === "smtp" ? await dns.a(transport.host) : [];
+  // Where SPF is looked up: the envelope's (Return-Path) domain, which receivers check SPF on.
+  const bounceDomain = setup.bounceAddress?.split("@")[1];
+  const at = transport.envelopeDomain(setup.domain, bounceDomain ? lower(bounceDomain) : undefined);
+  if (typeof at !== "string") return [{ level: "warn", check, text: at.unknown, fix: at.fix }];
+  const { spf } = transport;
+  const serverIps = "host" in spf ? await dns.a(spf.host) : [];
   const wanted =
-    transport.kind === "smtp"
-      ? `the include your SMTP provider documents for ${transport.host} (an include: under ${baseDomain(transport.host)})${smtpIps.length > 0 ? ` or ip4:${smtpIps.join(" ip4:")}` : ""}`
-      : "include:amazonses.com";
+    "host" in spf
+      ? `the include your SMTP provider documents for ${spf.host} (an include: under ${baseDomain(spf.host)})${serverIps.length > 0 ? ` or ip4:${serverIps.join(" ip4:")}` : ""}`
+      : `include:${spf.include}`;
   const records = (await dns.txt(at)).filter((record) => /^v=spf1(\s|$)/i.test(record));
   const findings: Finding[] = [];
   if (records.length === 0)
@@ -121,7 +106,7 @@ async function checkSpf(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]>
       level: "fail",
       check,
       text: `no SPF record at ${at}`,
-      fix: `add TXT ${at} "v=spf1 ${transport.kind === "smtp" ? "include:..." : wanted} ~all"${transport.kind === "smtp" ? ` with ${wanted}` : ""}`,
+      fix: `add TXT ${at} "v=spf1 ${"host" in spf ? "include:..." : wanted} ~all"${"host" in spf ? ` with ${wanted}` : ""}`,
     });
   else if (records.length > 1)
     findings.push({
@@ -141,64 +126,51 @@ async function checkSpf(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]>
       return match ? [match[1]] : [];
     });
     const covered =
-      transport.kind === "smtp"
-        ? targets.some((target) => onDomain(target, baseDomain(transport.host))) ||
-          smtpIps.some((ip) => ip4s.some((cidr) => ip4InCidr(ip, cidr))) ||
+      "host" in spf
+        ? targets.some((target) => onDomain(target, baseDomain(spf.host))) ||
+          serverIps.some((ip) => ip4s.some((cidr) => ip4InCidr(ip, cidr))) ||
           (terms.some((term) => /^[+]?a$/i.test(term)) &&
-            (await dns.a(at)).some((ip) => smtpIps.includes(ip)))
-        : targets.includes("amazonses.com");
+            (await dns.a(at)).some((ip) => serverIps.includes(ip)))
+        : targets.includes(spf.include);
     findings.push(
       covered
-        ? { level: "ok", check, text: `${at}: "${records[0]}" covers ${describe(transport)}` }
+        ? { level: "ok", check, text: `${at}: "${records[0]}" covers ${transport.name}` }
         : {
             level: "fail",
             check,
-            text: `${at}: "${records[0]}" does not name ${describe(transport)}'s servers, so receivers see a forged sender`,
+            text: `${at}: "${records[0]}" does not name ${transport.name}'s servers, so receivers see a forged sender`,
             fix: `add ${wanted} to it, before the "all"`,
           },
     );
   }
-  // Resend and SES take the bounces of their envelope domain through Amazon SES's feedback MX.
-  if (
-    (transport.kind === "resend" || transport.kind === "ses") &&
-    !(await dns.mx(at)).some((host) => host.endsWith(".amazonses.com"))
-  )
+  // A provider that takes the bounces of its envelope domain through its own MX (Resend and SES: Amazon SES's feedback MX).
+  const { bounceMx } = transport;
+  if (bounceMx && !(await dns.mx(at)).some((host) => host.endsWith(bounceMx.hostEnding)))
     findings.push({
       level: "fail",
       check,
-      text: `no MX at ${at}: ${describe(transport)} needs it for the bounces of its envelope domain`,
-      fix:
-        transport.kind === "ses"
-          ? `add MX ${at} 10 feedback-smtp.${transport.region}.amazonses.com`
-          : `add MX ${at} 10 feedback-smtp.<region>.amazonses.com, as Resend's domain page shows`,
+      text: `no MX at ${at}: ${transport.name} needs it for the bounces of its envelope domain`,
+      fix: bounceMx.fix(at),
     });
   return findings;
-}
-
-function describe(transport: Transport): string {
-  if (transport.kind === "smtp") return `the SMTP server ${transport.host}`;
-  if (transport.kind === "resend") return "Resend";
-  if (transport.kind === "ses") return `Amazon SES (${transport.region})`;
-  return "no transport";
 }
 
 async function checkDkim(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]> {
   const check = "DKIM";
   const { transport, domain } = setup;
-  const selectors =
-    setup.dkimSelectors.length > 0 ? setup.dkimSelectors : transport.kind === "resend" ? ["resend"] : [];
+  const selectors = setup.dkimSelectors.length > 0 ? setup.dkimSelectors : (transport?.dkim.selectors ?? []);
   if (selectors.length === 0)
     return [
       {
         level: "warn",
         check,
-        text: `which DKIM selector ${describe(transport)} signs with is not known, so it was not checked`,
-        fix:
-          transport.kind === "ses"
-            ? `Easy DKIM publishes three CNAMEs <token>._domainkey.${domain} -> <token>.dkim.amazonses.com: set DKIM_SELECTOR=token1,token2,token3 from the SES console's domain page`
-            : `set DKIM_SELECTOR to the selector your provider signs with (the s= of a received mail's DKIM-Signature header)`,
+        text: `which DKIM selector ${transport?.name ?? "your provider"} signs with is not known, so it was not checked`,
+        fix: transport
+          ? transport.dkim.unknownFix(domain)
+          : "set DKIM_SELECTOR to the selector your provider signs with (the s= of a received mail's DKIM-Signature header)",
       },
     ];
+  const provider = transport?.name ?? "your provider";
   const findings: Finding[] = [];
   for (const selector of selectors) {
     const name = `${selector}._domainkey.${domain}`;
@@ -210,16 +182,15 @@ async function checkDkim(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]
         check,
         text: `no DKIM key at ${name}`,
         fix:
-          transport.kind === "ses"
-            ? `add CNAME ${name} -> ${selector}.dkim.amazonses.com`
-            : `add the DKIM record ${describe(transport)} shows for ${domain} (TXT ${name} "v=DKIM1; k=rsa; p=...")`,
+          transport?.dkim.record?.(name, selector) ??
+          `add the DKIM record ${provider} shows for ${domain} (TXT ${name} "v=DKIM1; k=rsa; p=...")`,
       });
     else if (!publicKey)
       findings.push({
         level: "fail",
         check,
         text: `the DKIM key at ${name} is empty (p=): revoked`,
-        fix: `publish the current key from ${describe(transport)}`,
+        fix: `publish the current key from ${provider}`,
       });
     else findings.push({ level: "ok", check, text: `${name} holds a key (${publicKey.length} characters)` });
   }
@@ -295,16 +266,16 @@ function checkBounce(setup: DomainSetup): Finding[] {
  * to others (a provider's relay), so a gap is a warning; a host with no address blocks sending.
  */
 async function checkReverseDns(dns: DnsLookups, setup: DomainSetup): Promise<Finding[]> {
-  const { transport } = setup;
-  if (transport.kind !== "smtp") return [];
+  const host = setup.transport?.reverseDnsHost;
+  if (!host) return [];
   const check = "reverse DNS";
-  const ips = await dns.a(transport.host);
+  const ips = await dns.a(host);
   if (ips.length === 0)
     return [
       {
         level: "fail",
         check,
-        text: `SMTP_URL's host ${transport.host} has no IPv4 address in DNS`,
+        text: `SMTP_URL's host ${host} has no IPv4 address in DNS`,
         fix: "set SMTP_URL to the server your provider names",
       },
     ];
@@ -318,13 +289,13 @@ async function checkReverseDns(dns: DnsLookups, setup: DomainSetup): Promise<Fin
         ? {
             level: "ok",
             check,
-            text: `${ip} (${transport.host}) has PTR ${confirmed}, which resolves back to it`,
+            text: `${ip} (${host}) has PTR ${confirmed}, which resolves back to it`,
           }
         : {
             level: "warn",
             check,
-            text: `${ip} (${transport.host}) has ${names.length === 0 ? "no PTR record" : `PTR ${names.join(", ")}, which does not resolve back to it`}: Gmail refuses mail from such an IP`,
-            fix: `if this server delivers the mail itself, have whoever runs ${ip} set its PTR to ${transport.host} (and ${transport.host}'s A to ${ip})`,
+            text: `${ip} (${host}) has ${names.length === 0 ? "no PTR record" : `PTR ${names.join(", ")}, which does not resolve back to it`}: Gmail refuses mail from such an IP`,
+            fix: `if this server delivers the mail itself, have whoever runs ${ip} set its PTR to ${host} (and ${host}'s A to ${ip})`,
           },
     );
   }

@@ -8,14 +8,16 @@
  */
 import { type Env, readVariable } from "../supabase/functions/_shared/contract/variables.ts";
 import {
+  configuredTransports,
   createBackend,
   FUNCTIONS,
   parseMailbox,
   type PublishedSite,
+  type SendingDns,
   type SqlExecutor,
 } from "../supabase/functions/_shared/hosts.ts";
 import { loadDotEnv } from "../server/local-env.ts";
-import { checkDomain, dnsLookups, type DomainSetup, type Finding, type Transport } from "./doctor-dns.ts";
+import { checkDomain, dnsLookups, type DomainSetup, type Finding } from "./doctor-dns.ts";
 import { checkDeployedFunctions } from "./doctor-functions.ts";
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -86,19 +88,10 @@ export async function checkSettings(env: Env): Promise<Finding[]> {
   return findings;
 }
 
-/** The transport `createMailer` would choose (the first set; two set is a settings failure). */
-function transportOf(env: Env): Transport {
-  const smtp = readVariable(env, "SMTP_URL");
-  if (smtp) {
-    try {
-      return { kind: "smtp", host: new URL(smtp).hostname.replace(/^\[|\]$/g, "") };
-    } catch {
-      return { kind: "none" };
-    }
-  }
-  if (readVariable(env, "RESEND_API_KEY")) return { kind: "resend" };
-  const region = readVariable(env, "SES_REGION");
-  return region ? { kind: "ses", region } : { kind: "none" };
+/** What DNS must hold for the transport `createMailer` would choose (the first set; two set is a settings failure). */
+function transportOf(env: Env): SendingDns | undefined {
+  const [chosen] = configuredTransports(env);
+  return chosen?.transport.dns(chosen.value);
 }
 
 /** The From address's domain, as the mail is built (`MAIL_FROM`, else the newsletter at SITE_URL's host). */
@@ -212,14 +205,7 @@ export async function runDoctor(env: Env): Promise<DoctorResult> {
   }
   findings.push(...(await checkSettings(env)));
   findings.push(...(await checkFunctions(env)));
-  const through =
-    transport.kind === "smtp"
-      ? `SMTP (${transport.host})`
-      : transport.kind === "none"
-        ? "no transport"
-        : transport.kind === "ses"
-          ? "Amazon SES"
-          : "Resend";
+  const through = transport?.short ?? "no transport";
   const report = formatReport(
     `npm run doctor: mail from ${domain ?? "(no domain)"} through ${through}`,
     findings,

@@ -22,8 +22,11 @@ import {
   withDeployPaths,
   withFunctionsTable,
   withTable,
+  withTransportsTable,
+  transportsTable,
 } from "../config-docs.ts";
 import { FUNCTIONS } from "../../supabase/functions/_shared/manifest.ts";
+import { TRANSPORTS } from "../../supabase/functions/_shared/mail/transports.ts";
 
 const REGISTRY = "supabase/functions/_shared/contract/variables.ts";
 /** Gatsby inlines `process.env.GATSBY_*` into the browser's code at build time, by that exact spelling. */
@@ -49,6 +52,12 @@ describe("the configuration registry", () => {
     const doc = readFileSync(OPERATING_DOC, "utf8");
     expect(doc).toBe(withTable(doc, configurationTable()));
     for (const { name } of VARIABLES) expect(doc).toContain(`\`${name}\``);
+  });
+
+  it("writes the transports' table in docs/operating.md from mail/transports.ts", () => {
+    const doc = readFileSync(OPERATING_DOC, "utf8");
+    expect(doc).toBe(withTransportsTable(doc, transportsTable()));
+    for (const { variable } of TRANSPORTS) expect(transportsTable()).toContain(`| \`${variable}\` |`);
   });
 
   it("writes the functions' table in docs/architecture.md from the manifest", () => {

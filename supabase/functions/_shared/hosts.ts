@@ -30,6 +30,7 @@ export type { Mailer, MailMessage } from "./mail/mailer.ts";
 export { nodemailerFields } from "./mail/smtp.ts";
 export { parseMailbox } from "./mail/mailbox.ts";
 export { composeMime } from "./mail/mime.ts";
+export { configuredTransports, exampleValue, type SendingDns, TRANSPORTS } from "./mail/transports.ts";
 export { createPostgresExecutor } from "./db/postgres-executor.ts";
 export { createAdminQueries, SUBSCRIBER_STATUSES } from "./subscriptions/admin-queries.ts";
 export type { ExportRow } from "./subscriptions/admin-queries.ts";

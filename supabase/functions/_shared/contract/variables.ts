@@ -162,7 +162,7 @@ export const VARIABLES = [
     readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
     description: "smtp://user:pass@host:587 or smtps://user:pass@host:465 (the only port open on Supabase).",
     unset:
-      "each mail written to $DATA_DIR/outbox/ as .eml, its link printed; on Supabase this, RESEND_API_KEY or SES_REGION is required",
+      "each mail written to $DATA_DIR/outbox/ as .eml, its link printed; on Supabase one mail transport is required (docs/operating.md, the transports)",
     secret: true,
   },
   {
@@ -171,7 +171,7 @@ export const VARIABLES = [
     readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
     description:
       "A Resend API key (re_...): mail goes through Resend's HTTP API, the Effect's lists 100 mails a request. Set one transport only.",
-    unset: "another transport (SMTP_URL, SES_REGION)",
+    unset: "another transport, or the outbox folder",
     secret: true,
   },
   {
@@ -197,7 +197,7 @@ export const VARIABLES = [
     readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
     description:
       "The AWS region (eu-west-1) whose Amazon SES sends the mail through its v2 API, with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. Set one transport only.",
-    unset: "another transport (SMTP_URL, RESEND_API_KEY)",
+    unset: "another transport, or the outbox folder",
   },
   {
     name: "AWS_ACCESS_KEY_ID",
@@ -527,7 +527,7 @@ export const VARIABLES = [
     group: "Supabase (set there, not locally)",
     readers: ["functions", "send-effect"],
     description:
-      "Set by Supabase: the project's address. Its being https marks a hosted project, where SITE_URL and a mail transport (SMTP_URL, RESEND_API_KEY or SES_REGION) are required.",
+      "Set by Supabase: the project's address. Its being https marks a hosted project, where SITE_URL and a mail transport are required.",
     unset: "a local `supabase functions serve`",
   },
   {
