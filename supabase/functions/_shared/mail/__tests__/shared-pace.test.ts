@@ -50,8 +50,14 @@ async function sendFromTwo(
     delivered: resend.mails.length,
     /** From the first request to the last, in seconds. */
     span: (arrivals.at(-1)! - arrivals[0]) / 1000,
-    /** Between the first two requests, in ms: two senders asking at once, or one slot after the other. */
-    firstGapMs: arrivals[1] - arrivals[0],
+    /**
+     * The median time between one request and the next, in ms: two senders asking at once, or one
+     * slot after the other. (A request held back by a busy machine shortens the gap after it and
+     * lengthens the one before: the first gap alone is not the pace.)
+     */
+    medianGapMs: [...arrivals.slice(1).map((at, i) => at - arrivals[i])].sort((a, b) => a - b)[
+      Math.floor((arrivals.length - 1) / 2)
+    ],
   };
 }
 
@@ -78,7 +84,7 @@ describe("the mail API's pace, kept in the database", () => {
     expect(shared.delivered).toBe(6);
     // Six slots 515 ms apart: a busy machine can only spread them further.
     expect(shared.span).toBeGreaterThanOrEqual(2.5);
-    expect(shared.firstGapMs).toBeGreaterThan(400);
+    expect(shared.medianGapMs).toBeGreaterThan(400);
     // None refused, but for a request that arrived late beside one on time (the margin is 15 ms).
     expect(shared.refused).toBeLessThanOrEqual(1);
   });
@@ -87,7 +93,7 @@ describe("the mail API's pace, kept in the database", () => {
     resend = await startResendStandIn({ requestsPerSecond: 2 });
     const alone = await sendFromTwo(resend, () => undefined);
     expect(alone.delivered).toBe(6);
-    expect(alone.firstGapMs).toBeLessThan(400);
+    expect(alone.medianGapMs).toBeLessThan(400);
     expect(alone.refused).toBeGreaterThan(0);
   });
 
