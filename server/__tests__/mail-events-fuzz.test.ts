@@ -201,10 +201,11 @@ forEachBackend(
         fc.asyncProperty(fc.oneof(...documented.map(providerJson)), fc.nat(), async (message, flip) => {
           const request = snsMessage(key, "Notification", { Message: JSON.stringify(message) });
           // On the Deno host no certificate can be fetched (503, so SNS retries): there only the
-          // refusals before it are asked for, a message changed after signing or no SNS message at all.
+          // refusals before it are asked for, a message changed after signing or no SNS message at
+          // all. The cut leaves out at least the last character, so it is never the whole message.
           const body =
             backend === "Deno" || flip % 3 === 0
-              ? request.body.slice(0, flip % (request.body.length + 1))
+              ? request.body.slice(0, flip % request.body.length)
               : request.body;
           await answered("mail-events/ses", { method: "POST", headers: request.headers, body });
         }),
