@@ -15,6 +15,7 @@ export default tseslint.config(
       ".test-site-cache/",
       ".cache-aside/",
       ".cms-develop/",
+      ".start-copy/",
       ".public-aside/",
       "screenshots/",
       ".cache/",

@@ -40,6 +40,7 @@ module.exports = {
         "<rootDir>/.node",
         "<rootDir>/.test-site",
         "<rootDir>/.cms-develop",
+        "<rootDir>/.start-copy",
         "<rootDir>/.public-aside",
       ],
       transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],

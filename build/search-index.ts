@@ -8,11 +8,11 @@
  * (writeDevelopSearchIndex).
  */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
+import { installedCommand } from "./installed-command";
 import { SEARCH_WORKER } from "../src/components/effects/search-setup";
 import { effectPath } from "../src/effects/paths";
 import { escapeHtml } from "../supabase/functions/_shared/contract/escape-html";
@@ -26,17 +26,9 @@ export const SEARCH_DIR = "pagefind";
 /**
  * Pagefind's command, which runs the prebuilt binary npm installed for this platform
  * (@pagefind/linux-x64 and the like). Its Node API is an ES module only, which the compiled
- * gatsby-node cannot `require`; the command does the same work. Looked for as Node looks for a
- * package, from the project up: a copy of the project inside it (e2e/cms-develop.test.ts) has no
- * node_modules of its own.
+ * gatsby-node cannot `require`; the command does the same work.
  */
-function pagefindCommand(): string {
-  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
-    const command = path.join(dir, "node_modules", ".bin", "pagefind");
-    if (existsSync(command)) return command;
-    if (path.dirname(dir) === dir) throw new Error("Pagefind is not installed: run `npm install`");
-  }
-}
+const pagefindCommand = () => installedCommand("pagefind");
 
 /** The Effects' pages (`/effects/2026-11-21/`); the archive's pages under it hold no article to index. */
 const EFFECT_PAGES = "effects/**/index.html";

@@ -19,6 +19,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
+import { installedCommand } from "../build/installed-command";
 import { readBrand } from "../src/content/read-brand";
 import { readTextVariable, readVariable } from "../supabase/functions/_shared/contract/variables";
 import {
@@ -270,7 +271,7 @@ export function buildSiteIfStale(
     if (existsSync(ownCache)) renameSync(ownCache, defaultCache);
   }
   try {
-    const result = spawnSync(path.join(root, "node_modules/.bin/gatsby"), ["build"], {
+    const result = spawnSync(installedCommand("gatsby", root), ["build"], {
       cwd: root,
       stdio: "inherit",
       env: { ...env, GATSBY_TELEMETRY_DISABLED: readTextVariable(env, "GATSBY_TELEMETRY_DISABLED") },
