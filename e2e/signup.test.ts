@@ -80,7 +80,9 @@ describeInBrowser("subscribing to the newsletter", () => {
       expect(await field.inputValue()).toBe("");
       // The empty submit came first: had it sent anything, there would be two calls and a notice more.
       const calls = functionCalls("send-confirmation").filter((request) => request.method() === "POST");
-      expect(calls.map((request) => request.postDataJSON())).toEqual([{ email: address }]);
+      expect(calls.map((request) => request.postDataJSON())).toEqual([
+        { email: address, signup_form: "inline", signup_page: "/" },
+      ]);
       expect(await page.locator("#notices").getByRole("alert").count()).toBe(0);
       await waitForMailsTo(site.stack.outbox, address);
     });

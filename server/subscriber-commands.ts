@@ -11,6 +11,7 @@ import {
   SUBSCRIBER_STATUSES,
   type SubscriberStatus,
 } from "../supabase/functions/_shared/hosts.ts";
+import { SIGNUP_SOURCE_FIELDS } from "../supabase/functions/_shared/contract/signup-source.ts";
 
 export class UsageError extends Error {}
 
@@ -94,6 +95,7 @@ const COLUMNS: (keyof ExportRow)[] = [
   "complained_at",
   "suppressed_at",
   "suppressed_reason",
+  ...SIGNUP_SOURCE_FIELDS,
 ];
 
 export function toCsv(rows: ExportRow[]): string {

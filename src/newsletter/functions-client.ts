@@ -40,7 +40,7 @@ export type CallResult = { ok: true } | { ok: false; status?: number; error: unk
  * Invokes a backend function with a JSON body. Any error (network, non-2xx, a failed download)
  * is a failure; `status` is the HTTP status when the function answered.
  */
-export async function callFunction(name: string, body: Record<string, string>): Promise<CallResult> {
+export async function callFunction(name: string, body: Record<string, unknown>): Promise<CallResult> {
   try {
     const supabase = await getClient();
     const { error } = await supabase.functions.invoke(name, { body });

@@ -1,12 +1,16 @@
 // The inline signup card: the signup form without a dialog, a real form before and without JavaScript.
 import { archivePath } from "../effects/paths";
 import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/contract/signup-result-pages";
+import type { SignupFormName } from "../../supabase/functions/_shared/contract/signup-source";
 import { useNewsletterTexts } from "./use-newsletter";
 import { SignupForm } from "./signup-form";
 import { useSignup } from "./use-signup";
 
-/** The newsletter card in the page: the dialog's behaviour without the dialog. */
-export function InlineSignup() {
+/**
+ * The newsletter card in the page: the dialog's behaviour without the dialog. `form` names the card
+ * in the signups it sends: the landing page's (`inline`), an Effect's or the archive's.
+ */
+export function InlineSignup({ form }: { form: Exclude<SignupFormName, "dialog"> }) {
   const { texts } = useNewsletterTexts();
   const signup = useSignup(texts.notices.inlineSuccessTitle);
   return (
@@ -22,6 +26,7 @@ export function InlineSignup() {
         <p className="mx-auto mb-8 mt-4 max-w-xl text-lg text-stone-700">{texts.inline.text}</p>
         <div className="mx-auto max-w-xl text-left">
           <SignupForm
+            form={form}
             layout="inline"
             label={texts.inline.emailLabel}
             placeholder={texts.inline.placeholder}

@@ -16,6 +16,8 @@ const SubscriptionLinkDialog = lazy(
 interface NewsletterProviderProps {
   texts: Newsletter;
   brandName: string;
+  /** The page's path (Gatsby's `location.pathname`), the same in the pre-rendered HTML and the browser. */
+  page: string;
   children: React.ReactNode;
 }
 
@@ -23,7 +25,7 @@ interface NewsletterProviderProps {
  * Holds the newsletter's texts and the signup dialog, so any button on the page can open it,
  * and answers the confirm and unsubscribe links from the e-mails (`/?confirm=…`, `/?unsubscribe=…`).
  */
-export function NewsletterProvider({ texts, brandName, children }: NewsletterProviderProps) {
+export function NewsletterProvider({ texts, brandName, page, children }: NewsletterProviderProps) {
   const [dialogOpen, setDialogOpen] = useState(false);
   const hydrated = useHydrated();
   // False in the pre-rendered HTML, read from the address once the page runs in the browser (the
@@ -35,7 +37,7 @@ export function NewsletterProvider({ texts, brandName, children }: NewsletterPro
   useEffect(() => {
     if (hydrated) openRememberedClick(openDialog);
   }, [hydrated, openDialog]);
-  const value = useMemo(() => ({ texts, brandName, openDialog }), [texts, brandName, openDialog]);
+  const value = useMemo(() => ({ texts, brandName, openDialog, page }), [texts, brandName, openDialog, page]);
   return (
     <NewsletterContext.Provider value={value}>
       {children}

@@ -34,6 +34,7 @@ export function SignupDialog({ open, onClose }: SignupDialogProps) {
         {texts.dialog.text}
       </p>
       <SignupForm
+        form="dialog"
         layout="stacked"
         label={texts.dialog.emailLabel}
         placeholder={texts.dialog.placeholder}

@@ -1,10 +1,13 @@
 // The one form both use, a real `<form method="post">`.
 import React, { useId, useState } from "react";
+import type { SignupFormName } from "../../supabase/functions/_shared/contract/signup-source";
 import { functionAddress } from "./functions-client";
-import { useNewsletterTexts } from "./use-newsletter";
+import { useNewsletterTexts, useSignupPage } from "./use-newsletter";
 import type { Signup } from "./use-signup";
 
 interface SignupFormProps {
+  /** Which form this is, sent with the signup (`signup_form`). */
+  form: SignupFormName;
   label: string;
   placeholder: string;
   /** The request, held by the caller: the dialog stays open while it is pending. */
@@ -19,18 +22,21 @@ interface SignupFormProps {
 /**
  * The one e-mail field and its button, shared by the dialog and the inline card. It is a real form
  * posting to `send-confirmation`, so it works before the scripts run and without JavaScript (the
- * function answers with a page of the site); once React runs, the submit is sent as JSON instead.
+ * function answers with a page of the site); once React runs, the submit is sent as JSON instead,
+ * with the form's fields. Two hidden fields say which form and page it is; where the visit began
+ * is added to the form as it is submitted (signup-source.ts).
  */
 export function SignupForm(props: SignupFormProps) {
-  const { label, placeholder, signup, required, onSubscribed, inputRef, layout } = props;
+  const { form, label, placeholder, signup, required, onSubscribed, inputRef, layout } = props;
   const { texts } = useNewsletterTexts();
+  const page = useSignupPage();
   const { pending, submit } = signup;
   const [email, setEmail] = useState("");
   const fieldId = useId();
 
   const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = await submit(email);
+    const result = await submit(email, Object.fromEntries(new FormData(event.currentTarget)));
     if (result === "subscribed") {
       setEmail("");
       onSubscribed?.();
@@ -44,6 +50,8 @@ export function SignupForm(props: SignupFormProps) {
       onSubmit={onSubmit}
       className={layout === "inline" ? "flex flex-col gap-3 sm:flex-row" : "flex flex-col gap-3"}
     >
+      <input type="hidden" name="signup_form" value={form} />
+      <input type="hidden" name="signup_page" value={page} />
       <label htmlFor={fieldId} className="sr-only">
         {label}
       </label>

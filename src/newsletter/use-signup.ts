@@ -7,9 +7,9 @@ import { showNotice } from "./notices";
 export type SignupResult = "subscribed" | "failed" | "skipped";
 
 /**
- * Sends one address to `send-confirmation` and tells the visitor how it went.
- * `pending` is true while the request runs; a second submit meanwhile, or an empty address,
- * sends nothing ("skipped").
+ * Sends one address to `send-confirmation`, with the form's other fields (where the signup came
+ * from), and tells the visitor how it went. `pending` is true while the request runs; a second
+ * submit meanwhile, or an empty address, sends nothing ("skipped").
  */
 export function useSignup(successTitle: string) {
   const { texts } = useNewsletterTexts();
@@ -17,12 +17,12 @@ export function useSignup(successTitle: string) {
   const inFlight = useRef(false);
 
   const submit = useCallback(
-    async (email: string): Promise<SignupResult> => {
+    async (email: string, fields: Record<string, unknown> = {}): Promise<SignupResult> => {
       const address = email.trim();
       if (address === "" || inFlight.current) return "skipped";
       inFlight.current = true;
       setPending(true);
-      const result = await callFunction("send-confirmation", { email: address });
+      const result = await callFunction("send-confirmation", { ...fields, email: address });
       inFlight.current = false;
       setPending(false);
       if (result.ok) {

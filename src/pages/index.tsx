@@ -37,7 +37,7 @@ export interface LandingPageData {
   effectPages: Pick<EffectPages, "name">;
 }
 
-export default function IndexPage({ data }: PageProps<LandingPageData>) {
+export default function IndexPage({ data, location }: PageProps<LandingPageData>) {
   const { brand, heroImage, landing, story, channels, coreValues, newsletter } = data;
   if (!heroImage) throw new Error("src/images/hero.jpg is missing: the hero needs a picture (see README.md)");
   const urls = {
@@ -46,7 +46,7 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
     photo: channelUrl(channels.items, "photo"),
   };
   return (
-    <NewsletterProvider texts={newsletter} brandName={brand.name}>
+    <NewsletterProvider texts={newsletter} brandName={brand.name} page={location.pathname}>
       <Layout footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}>
         <Hero brand={brand} image={heroImage.childImageSharp.gatsbyImageData} />
         {/* Text and plain links: the server's HTML, which React does not hydrate. */}
@@ -57,7 +57,7 @@ export default function IndexPage({ data }: PageProps<LandingPageData>) {
           <CoreValues values={coreValues} />
           <StorySection id="about" story={story.biography} tone="warm" />
         </StaticHtml>
-        <InlineSignup />
+        <InlineSignup form="inline" />
         <ClosingCta closing={landing.closing} urls={urls} />
       </Layout>
     </NewsletterProvider>

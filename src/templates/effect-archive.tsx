@@ -17,10 +17,11 @@ const pageLabel = (template: string, { page, pageCount }: ArchivePageContext): s
 export default function EffectArchivePage({
   data,
   pageContext,
+  location,
 }: PageProps<EffectArchivePageData, ArchivePageContext>) {
   const { archive } = data.effectPages;
   return (
-    <EffectsFrame data={data}>
+    <EffectsFrame data={data} form="archive" page={location.pathname}>
       {/* The list is the server's HTML, the search an island (EffectArchive's StaticHtml parts). */}
       <EffectArchive
         archive={archivePage(pageContext, data.allEffect.nodes)}

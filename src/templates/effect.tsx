@@ -22,10 +22,10 @@ interface EffectPageData extends EffectsPageData {
 }
 
 /** One Effect of the Day (`/effects/YYYY-MM-DD/`), its neighbours, and the inline signup card. */
-export default function EffectPage({ data }: PageProps<EffectPageData, EffectPageContext>) {
+export default function EffectPage({ data, location }: PageProps<EffectPageData, EffectPageContext>) {
   const { effect } = data.effectPages;
   return (
-    <EffectsFrame data={data}>
+    <EffectsFrame data={data} form="effect" page={location.pathname}>
       {/* The article's text stays the server's HTML (its StaticHtml is inside EffectArticle); the
           share button under it is an island. */}
       <EffectArticle effect={data.effect} eyebrow={effect.eyebrow}>

@@ -2,6 +2,7 @@
 import { readFileSync } from "fs";
 import path from "path";
 import { readYaml } from "../../src/content/yaml";
+import type { PageProps } from "gatsby";
 import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type { LandingPageData } from "../../src/pages/index";
 import type { NotFound } from "../../src/content/schema";
@@ -42,6 +43,10 @@ export const landingData = (): LandingPageData => ({
   newsletter: readContent("newsletter"),
   effectPages: readContent("effect-pages"),
 });
+
+/** The landing page's props as Gatsby hands them over: its data and where it is. */
+export const landingProps = (data = landingData()) =>
+  ({ data, location: { pathname: "/" } }) as unknown as PageProps<LandingPageData>;
 
 export const notFoundData = () => ({
   brand: landingData().brand,

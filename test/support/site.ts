@@ -30,6 +30,8 @@ export interface VisitOptions {
   untilHydrated?: boolean;
   /** Runs on the new context before the navigation, e.g. to hold back some requests. */
   prepare?: (context: BrowserContext) => Promise<unknown>;
+  /** The page the visitor came from (the navigation's `Referer` and `document.referrer`). */
+  referer?: string;
 }
 
 export interface Site {
@@ -109,7 +111,7 @@ export function useSite(env: Record<string, string> = {}): Site {
       page.on("console", (message) => consoleMessages.push(message));
       const requests: Request[] = [];
       page.on("request", (request) => requests.push(request));
-      const response = await page.goto(new URL(path, origin).href);
+      const response = await page.goto(new URL(path, origin).href, { referer: options.referer });
       if (javaScriptEnabled && (options.untilHydrated ?? true)) {
         await untilHydrated(page);
         // A visitor would see the page load twice: Gatsby reloads a page whose build does not match

@@ -17,11 +17,20 @@ export interface EffectsPageData {
   effectPages: Pick<EffectPages, "name" | "archive" | "effect">;
 }
 
+interface EffectsFrameProps {
+  data: EffectsPageData;
+  /** Which page of the Effects this is: the inline card's name in the signups it sends. */
+  form: "effect" | "archive";
+  /** The page's path (Gatsby's `location.pathname`). */
+  page: string;
+  children: React.ReactNode;
+}
+
 /** The frame of the Effects' pages: the banner, the page's own content, the inline signup card, the footer. */
-export function EffectsFrame({ data, children }: { data: EffectsPageData; children: React.ReactNode }) {
+export function EffectsFrame({ data, form, page, children }: EffectsFrameProps) {
   const { brand, landing, newsletter, effectPages } = data;
   return (
-    <NewsletterProvider texts={newsletter} brandName={brand.name}>
+    <NewsletterProvider texts={newsletter} brandName={brand.name} page={page}>
       <Layout
         header={
           <StaticHtml name="site-header">
@@ -31,7 +40,7 @@ export function EffectsFrame({ data, children }: { data: EffectsPageData; childr
         footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}
       >
         {children}
-        <InlineSignup />
+        <InlineSignup form={form} />
       </Layout>
     </NewsletterProvider>
   );

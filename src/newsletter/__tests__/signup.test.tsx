@@ -1,15 +1,11 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { PageProps } from "gatsby";
-import IndexPage, { type LandingPageData } from "../../pages/index";
-import { landingData } from "../../../test/support/content";
+import IndexPage from "../../pages/index";
+import { landingProps } from "../../../test/support/content";
 import { answerFunctions, heldReply } from "../../../test/support/functions-backend";
 import { FAILURE_NOTICE, watchNotices } from "../../../test/support/notices";
 
-function renderLanding() {
-  const props = { data: landingData() } as PageProps<LandingPageData>;
-  return render(<IndexPage {...props} />);
-}
+const renderLanding = () => render(<IndexPage {...landingProps()} />);
 
 const inlineField = () => screen.getByPlaceholderText("Enter your email");
 const inlineButton = () =>
@@ -54,7 +50,7 @@ describe("the signup dialog", () => {
         name: "send-confirmation",
         url: "http://localhost/functions/v1/send-confirmation",
         method: "POST",
-        body: { email: "dad@example.com" },
+        body: { email: "dad@example.com", signup_form: "dialog", signup_page: "/" },
       }),
     ]);
     // Opened again, the field starts empty.
@@ -185,7 +181,9 @@ describe("the inline signup card", () => {
       role: "status",
     });
     expect(inlineField()).toHaveValue("");
-    expect(backend.calls.map((call) => call.body)).toEqual([{ email: "inline@example.com" }]);
+    expect(backend.calls.map((call) => call.body)).toEqual([
+      { email: "inline@example.com", signup_form: "inline", signup_page: "/" },
+    ]);
   });
 
   it("does nothing when the field is empty or blank", async () => {

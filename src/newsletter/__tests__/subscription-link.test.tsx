@@ -1,14 +1,12 @@
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { PageProps } from "gatsby";
-import IndexPage, { type LandingPageData } from "../../pages/index";
-import { landingData } from "../../../test/support/content";
+import IndexPage from "../../pages/index";
+import { landingProps } from "../../../test/support/content";
 import { answerFunctions, heldReply, type Reply } from "../../../test/support/functions-backend";
 import { FAILURE_NOTICE, watchNotices } from "../../../test/support/notices";
 import { outcomeOf, readSubscriptionLink, withoutSubscriptionLink } from "../subscription-link";
 
-const renderLanding = () =>
-  render(<IndexPage {...({ data: landingData() } as PageProps<LandingPageData>)} />);
+const renderLanding = () => render(<IndexPage {...landingProps()} />);
 
 function openLink(path: string) {
   window.history.replaceState(null, "", path);

@@ -1,13 +1,12 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { PageProps } from "gatsby";
-import IndexPage, { type LandingPageData } from "../index";
-import { landingData } from "../../../test/support/content";
+import IndexPage from "../index";
+import { landingData, landingProps } from "../../../test/support/content";
 
 const YOUTUBE = "https://www.youtube.com/@YOUR-HANDLE";
 
 function renderLanding(data = landingData()) {
-  return render(<IndexPage {...({ data } as PageProps<LandingPageData>)} />);
+  return render(<IndexPage {...landingProps(data)} />);
 }
 
 describe("the landing page", () => {

@@ -1,13 +1,20 @@
 /**
  * The operator's read-only view of the list: counts by status and the export with each
- * address's consent record (`npm run subscribers`). Nothing here changes a row.
+ * address's consent record and where it came from (`npm run subscribers`). Nothing here changes
+ * a row.
  */
+import { SIGNUP_SOURCE_FIELDS, type SignupSource } from "../contract/signup-source.ts";
 import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
 import type { SubscriberStatus } from "./lifecycle.ts";
 
 export const SUBSCRIBER_STATUSES: readonly SubscriberStatus[] = ["pending", "confirmed", "unsubscribed"];
 
-export interface ExportRow {
+/**
+ * One address as the export shows it; its `SignupSource` fields say where it first signed up
+ * (`contract/signup-source.ts`): the form, its page, the referring site's host and the landing
+ * address's `utm_*`, each null where it was not known.
+ */
+export interface ExportRow extends SignupSource {
   email: string;
   status: SubscriberStatus;
   signed_up_at: Date | null;
@@ -33,6 +40,11 @@ export interface ListHealth {
   suppressed: number;
   complained: number;
 }
+
+const sourceOf = (row: Record<string, unknown>): SignupSource =>
+  Object.fromEntries(
+    SIGNUP_SOURCE_FIELDS.map((field) => [field, row[field] === null ? null : String(row[field])]),
+  ) as SignupSource;
 
 export function createAdminQueries(db: SqlExecutor) {
   return {
@@ -62,7 +74,8 @@ export function createAdminQueries(db: SqlExecutor) {
         `select email, status, signed_up_at, confirmed_at, unsubscribed_at, consent_source, consent_at,
            pending_consent_source, pending_consent_at, unsubscribe_reason, complained_at,
            case when suppressed then undeliverable_at end as suppressed_at,
-           case when suppressed then undeliverable_reason end as suppressed_reason
+           case when suppressed then undeliverable_reason end as suppressed_reason,
+           ${SIGNUP_SOURCE_FIELDS.join(", ")}
          from subscribers where ($1::text is null or status = $1::text) order by signed_up_at, email`,
         [status ?? null],
       );
@@ -81,6 +94,7 @@ export function createAdminQueries(db: SqlExecutor) {
         complained_at: toDate(row.complained_at),
         suppressed_at: toDate(row.suppressed_at),
         suppressed_reason: row.suppressed_reason === null ? null : String(row.suppressed_reason),
+        ...sourceOf(row),
       }));
     },
   };

@@ -1,9 +1,11 @@
 /**
  * `send-confirmation`: a visitor's signup, as JSON from the site's script or as the signup card's
  * plain HTML form. Rate limited per client address before the body is read; the address is
- * checked, stored with its confirmation mail job in one transaction, and the answer is the same
- * whatever the address's status, so no one learns who is subscribed. A form post is answered
- * with a redirect to one of the site's result pages (`formPost` below; the wrapper applies it).
+ * checked, stored with its confirmation mail job (and, for a new row, where the signup came from:
+ * the optional fields `contract/signup-source.ts` reads, whatever of them passes) in one
+ * transaction, and the answer is the same whatever the address's status, so no one learns who is
+ * subscribed. A form post is answered with a redirect to one of the site's result pages
+ * (`formPost` below; the wrapper applies it).
  */
 import type { Config } from "../config.ts";
 import {
@@ -16,6 +18,7 @@ import {
 } from "../http/answers.ts";
 import type { FormPostSpec, FunctionSpec } from "../http/function-spec.ts";
 import { SIGNUP_CARD_ANCHOR, SIGNUP_RESULT_PAGES } from "../contract/signup-result-pages.ts";
+import { parseSignupSource } from "../contract/signup-source.ts";
 import { checkEmail } from "./email-address.ts";
 import { clientKey } from "./rate-limit.ts";
 import type { SubscriberStore } from "./subscriber-store.ts";
@@ -95,6 +98,7 @@ export function sendConfirmation(deps: SendConfirmationDeps): FunctionSpec {
         subscriptions.signup({
           email: email.email,
           consentSource: consentSource(request),
+          source: parseSignupSource(fields),
           now: now(),
           limits: config,
           confirmTokenTtlHours: config.confirmTokenTtlHours,

@@ -5,27 +5,39 @@
  * unsubscribe, purge), the mail queue (a mail sent, a reminder's link, suppression), the returned
  * mail's store (complaints, temporary bounces) and the Effect's deliveries all write through it;
  * `npm run check:writes` fails on a write to the table from anywhere else. It decides nothing:
- * `lifecycle.ts` and its callers do; and it imports nothing but the executor's types.
+ * `lifecycle.ts` and its callers do; and it imports nothing but the executor's types and the
+ * contract's.
  */
 import { utcDay } from "../contract/calendar-day.ts";
+import { SIGNUP_SOURCE_FIELDS, type SignupSource } from "../contract/signup-source.ts";
 import type { SqlQueryable } from "../db/sql-executor.ts";
 
 /** Reasons are kept for the owner's export, at most this long. */
 const REASON_CHARS = 1000;
 
-/** A new address's row, pending; null when the address (in any case) already has one. */
+/**
+ * A new address's row, pending, with where it came from; null when the address (in any case)
+ * already has one, whose source then stays as its first signup recorded it.
+ */
 export async function insertPending(
   tx: SqlQueryable,
   email: string,
   now: Date,
   consentSource: string | null,
+  source: SignupSource | null,
 ): Promise<{ id: string; email: string } | null> {
   const [row] = await tx.query<{ id: string; email: string }>(
-    `insert into subscribers (email, status, signed_up_at, pending_consent_source, pending_consent_at, updated_at)
-     values ($1, 'pending', $2::timestamptz, $3, $2::timestamptz, $2::timestamptz)
+    `insert into subscribers (email, status, signed_up_at, pending_consent_source, pending_consent_at, updated_at,
+       ${SIGNUP_SOURCE_FIELDS.join(", ")})
+     values ($1, 'pending', $2::timestamptz, $3, $2::timestamptz, $2::timestamptz, $4, $5, $6, $7, $8, $9)
      on conflict ((lower(email))) do nothing
      returning id, email`,
-    [email, now.toISOString(), consentSource],
+    [
+      email,
+      now.toISOString(),
+      consentSource,
+      ...SIGNUP_SOURCE_FIELDS.map((field) => source?.[field] ?? null),
+    ],
   );
   return row ?? null;
 }

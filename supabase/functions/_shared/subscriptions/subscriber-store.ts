@@ -8,6 +8,7 @@
  * the answer, with its mail job (`mail-queue.ts`) when one is due.
  */
 import { utcDay } from "../contract/calendar-day.ts";
+import type { SignupSource } from "../contract/signup-source.ts";
 import { mailboxKey } from "./email-address.ts";
 import {
   type ConfirmationPayload,
@@ -52,6 +53,8 @@ export interface SignupLimits extends MailLimits {
 export interface SignupInput {
   email: string;
   consentSource: string | null;
+  /** Where the signup came from; kept only by the signup that makes the address's row. */
+  source?: SignupSource | null;
   now: Date;
   limits: SignupLimits;
   confirmTokenTtlHours: number;
@@ -176,7 +179,7 @@ export function createSubscriberStore(db: SqlExecutor) {
           mailsOnDay: Number(mailboxRow.mails_on_day),
         };
 
-        const inserted = await insertPending(tx, email, now, consentSource);
+        const inserted = await insertPending(tx, email, now, consentSource, input.source ?? null);
         let row: { id: string; email: string };
         let state: SignupState | null = null;
         if (inserted) {

@@ -1,0 +1,77 @@
+/**
+ * Where a visit began, carried to the signup forms without cookies. SIGNUP_SOURCE_SCRIPT is an
+ * inline module at the end of every page (`gatsby-ssr.tsx`), so it runs on every full page load
+ * once the document is parsed, whether Gatsby's scripts have started or ever will:
+ *  - a page reached from another site (its `document.referrer` names another host), or whose
+ *    address carries `utm_source`, `utm_medium` or `utm_campaign`, begins a visit: it records the
+ *    referring site's host (never its address) and those `utm_*` values in the tab's
+ *    `sessionStorage` (not a cookie: nothing is sent with any request, and it ends with the tab);
+ *  - any other page keeps what the visit's first page recorded (a page whose tab holds no record,
+ *    opened from one of ours, takes the `utm_*` of the address it came from);
+ *  - when a signup form (one with a `signup_form` field) is submitted, those values are put into it
+ *    as hidden fields, just before the page's own handler reads the form (it sends the form's
+ *    fields as JSON: signup-form.tsx) or the browser posts it (before the scripts start).
+ * Values longer than the function keeps are left out, so a long one cannot push the body past its
+ * limit; the function checks the rest (`contract/signup-source.ts`). Gatsby's client-side moves
+ * between pages run none of this: the document, and so the form filler, stays.
+ *
+ * Plain ES5 in a string, as the script starter is (src/loading/script-starter.ts); its exact text
+ * is hashed into the Content-Security-Policy (site-headers/security-headers.ts).
+ */
+import { SIGNUP_SOURCE_MAX_CHARS, UTM_FIELDS } from "../../supabase/functions/_shared/contract/signup-source";
+
+/** The tab's record of where its visit began: `{"referrer_host": ..., "utm_source": ...}`. */
+export const SIGNUP_SOURCE_KEY = "signup-source";
+
+const maxChars = JSON.stringify({
+  referrer_host: SIGNUP_SOURCE_MAX_CHARS.referrer_host,
+  utm_source: SIGNUP_SOURCE_MAX_CHARS.utm_source,
+  utm_medium: SIGNUP_SOURCE_MAX_CHARS.utm_medium,
+  utm_campaign: SIGNUP_SOURCE_MAX_CHARS.utm_campaign,
+});
+
+export const SIGNUP_SOURCE_SCRIPT = `(function () {
+  var w = window, d = document, key = "${SIGNUP_SOURCE_KEY}", utm = ${JSON.stringify(UTM_FIELDS)};
+  var max = ${maxChars}, record = null, here = {}, campaign = false, referrer, params, i;
+  function keep(name, value) {
+    if (value && value.length <= max[name]) here[name] = value;
+  }
+  try {
+    record = JSON.parse(w.sessionStorage.getItem(key));
+  } catch (error) {}
+  try {
+    referrer = new URL(d.referrer);
+  } catch (error) {}
+  params = new URLSearchParams(location.search);
+  for (i = 0; i < utm.length; i++) {
+    if (params.has(utm[i])) campaign = true;
+    keep(utm[i], params.get(utm[i]));
+  }
+  if (referrer && referrer.hostname && referrer.host !== location.host) {
+    keep("referrer_host", referrer.hostname);
+  } else if (referrer && !record && !campaign) {
+    params = new URLSearchParams(referrer.search);
+    for (i = 0; i < utm.length; i++) keep(utm[i], params.get(utm[i]));
+  }
+  if (!record || campaign || here.referrer_host) {
+    record = here;
+    try {
+      w.sessionStorage.setItem(key, JSON.stringify(record));
+    } catch (error) {}
+  }
+  w.addEventListener("submit", function (event) {
+    var form = event.target, name, field;
+    if (!form.elements || !form.elements.signup_form) return;
+    for (name in record) {
+      if (!max.hasOwnProperty(name) || typeof record[name] !== "string") continue;
+      field = form.elements[name];
+      if (!field) {
+        field = d.createElement("input");
+        field.type = "hidden";
+        field.name = name;
+        form.appendChild(field);
+      }
+      field.value = record[name];
+    }
+  }, true);
+})();`;
