@@ -40,6 +40,7 @@ export async function writeFeedsAndEditions(build: BuildStepArgs, today: string)
             shareLinkLabel
             reasonText
             unsubscribeLabel
+            privacyLabel
           }
         }
         newsletter {
@@ -72,6 +73,7 @@ export async function writeFeedsAndEditions(build: BuildStepArgs, today: string)
             footer {
               reasonText
               unsubscribeLabel
+              privacyLabel
             }
           }
         }

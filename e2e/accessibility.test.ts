@@ -87,6 +87,11 @@ describeInBrowser("accessibility", () => {
       expect(await violations(page)).toEqual([]);
     });
 
+    it("finds no violations on the privacy page", async () => {
+      const { page } = await site.visit("/privacy/", viewport);
+      expect(await violations(page)).toEqual([]);
+    });
+
     it("finds no violations on the 404 page", async () => {
       const { page } = await site.visit("/no-such-page", viewport);
       expect(await violations(page)).toEqual([]);

@@ -19,6 +19,7 @@ const CORE = "supabase/functions/_shared";
 export const TABLE_OWNERS: Record<string, string> = {
   subscribers: `${CORE}/subscriptions/subscriber-rows.ts`,
   mailbox_mail_limits: `${CORE}/subscriptions/subscriber-store.ts`,
+  forgotten_readers: `${CORE}/subscriptions/readers-rights.ts`,
   rate_limits: `${CORE}/subscriptions/rate-limit.ts`,
   mail_jobs: `${CORE}/mail/mail-queue.ts`,
   mail_pace: `${CORE}/mail/shared-pace.ts`,

@@ -2,7 +2,7 @@
  * `npm run screenshots`: pictures of the site for people to look at, at 390 px and 1280 px wide, in
  * the git-ignored `screenshots/`: the landing page (with and without JavaScript), the open signup
  * dialog, the newest Effect, the archive, the welcome page a signup without JavaScript lands on,
- * the 404 page, the newest Effect's mail in a light and a dark mail app, and the four mails a
+ * the privacy page, the 404 page, the newest Effect's mail in a light and a dark mail app, and the four mails a
  * subscriber gets (confirmation, reminder, welcome, Effect; test/support/mail-samples.ts) at 375 px
  * and 1280 px. Builds the site first when it is stale, then serves it on a free port with a
  * throwaway data folder. Prints each file it wrote.
@@ -144,6 +144,7 @@ export async function takeScreenshots(): Promise<string[]> {
     { name: "effects-archive", path: "/effects/" },
     ...(effect ? [{ name: "effect", path: effect }] : []),
     { name: "signup-welcome", path: SIGNUP_RESULT_PAGES.subscribed, javaScript: false },
+    { name: "privacy", path: "/privacy/" },
     { name: "not-found", path: "/no-such-page" },
   ];
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });

@@ -1,8 +1,9 @@
 /**
- * `npm run subscribers -- stats` and `npm run subscribers -- export [--status confirmed] [--output file.csv]`:
- * the operator's view of the list, against the same storage as the local stack (DATABASE_URL, or
- * PGlite in DATA_DIR). A local stack that holds the PGlite folder answers it itself, over its
- * operator socket, so the site need not stop. CSV goes to standard output unless --output is given.
+ * `npm run subscribers -- stats`, `export [--status confirmed] [--output file.csv]`, `show EMAIL`
+ * and `forget EMAIL`: the operator's view of the list and a reader's rights, against the same
+ * storage as the local stack (DATABASE_URL, or PGlite in DATA_DIR). A local stack that holds the
+ * PGlite folder answers it itself, over its operator socket, so the site need not stop. CSV goes
+ * to standard output unless --output is given.
  */
 import { writeFileSync } from "node:fs";
 import { dataDirHolder } from "../server/data-dir-lock.ts";
@@ -18,11 +19,17 @@ import {
 
 const USAGE = `Usage:
   npm run subscribers -- stats
-  npm run subscribers -- export [--status pending|confirmed|unsubscribed] [--output file.csv]`;
+  npm run subscribers -- export [--status pending|confirmed|unsubscribed] [--output file.csv]
+  npm run subscribers -- show EMAIL
+  npm run subscribers -- forget EMAIL`;
 
 async function textOf(command: SubscribersCommand, env: NodeJS.ProcessEnv): Promise<string> {
-  const { databaseUrl, dataDir } = parseLocalEnv(env);
-  const request = { action: command.action, ...(command.status ? { status: command.status } : {}) };
+  const { databaseUrl, dataDir, forgetKey } = parseLocalEnv(env);
+  const request = {
+    action: command.action,
+    ...(command.status ? { status: command.status } : {}),
+    ...(command.email ? { email: command.email } : {}),
+  };
   if (!databaseUrl && dataDirHolder(dataDir) !== null) {
     const answer = await askStack(dataDir, "/subscribers", request);
     if (!answer)
@@ -32,10 +39,10 @@ async function textOf(command: SubscribersCommand, env: NodeJS.ProcessEnv): Prom
     if (!answer.ok) throw new Error(answer.output.trim());
     return answer.output;
   }
-  // Both commands only read: a PostgreSQL database is never migrated by them.
-  const storage = await openStorage({ databaseUrl, dataDir, readOnly: true });
+  // All but forget only read: a PostgreSQL database is never migrated by them.
+  const storage = await openStorage({ databaseUrl, dataDir, readOnly: command.action !== "forget" });
   try {
-    return await subscribersText(request, storage.db, storage.description);
+    return await subscribersText(request, storage.db, storage.description, forgetKey);
   } finally {
     await storage.close();
   }

@@ -11,14 +11,19 @@ import { createServer, request as httpRequest } from "node:http";
 import path from "node:path";
 import { EditionError, type Logger } from "../supabase/functions/_shared/hosts.ts";
 import { type EffectCommand, effectCommandFromJson, EffectUsageError } from "./effect-commands.ts";
-import { type SubscribersCommand, subscribersCommandFromJson, UsageError } from "./subscriber-commands.ts";
+import {
+  type SubscribersCommand,
+  subscribersCommandFromJson,
+  UnknownAddress,
+  UsageError,
+} from "./subscriber-commands.ts";
 
 export const operatorSocketPath = (dataDir: string) => path.join(dataDir, "effect.sock");
 const MAX_SOCKET_PATH_BYTES = 107;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** What the stack runs for the commands: an effect command, and the read-only subscriber commands. */
+/** What the stack runs for the commands: an effect command, and the subscriber commands. */
 export interface OperatorCommands {
   effect(command: EffectCommand, signal: AbortSignal): Promise<string>;
   subscribers(command: SubscribersCommand): Promise<string>;
@@ -77,7 +82,10 @@ export async function startOperatorSocket(
       running.then(
         (output) => response.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(output),
         (error: unknown) => {
-          const expected = error instanceof EffectUsageError || error instanceof EditionError;
+          const expected =
+            error instanceof EffectUsageError ||
+            error instanceof EditionError ||
+            error instanceof UnknownAddress;
           if (!expected) log.error(`${name}: ${errorMessage(error)}`);
           response.writeHead(expected ? 400 : 500).end(`${errorMessage(error)}\n`);
         },

@@ -14,7 +14,7 @@ import {
 } from "../supabase/functions/_shared/hosts.ts";
 import { type EffectContext, runEffectCommand } from "./effect-commands.ts";
 import { startOperatorSocket } from "./effect-operator.ts";
-import { subscribersText } from "./subscriber-commands.ts";
+import { type ForgetKey, subscribersText } from "./subscriber-commands.ts";
 
 export interface EffectServiceOptions {
   backend: Backend;
@@ -25,6 +25,8 @@ export interface EffectServiceOptions {
   /** The names' time zone, for the start-up line. */
   timeZone: string;
   dataDir: string;
+  /** The key of the hash `subscribers forget` keeps (FORGET_HASH_KEY). */
+  forgetKey: ForgetKey;
   log: Logger;
 }
 
@@ -60,7 +62,12 @@ export async function startEffectService(options: EffectServiceOptions) {
           effect: (command, cancel) =>
             track(runEffectCommand(command, { ...ctx, signal: AbortSignal.any([stopping.signal, cancel]) })),
           subscribers: (command) =>
-            subscribersText(command, options.db, `${options.dataDir} (the running local stack)`),
+            subscribersText(
+              command,
+              options.db,
+              `${options.dataDir} (the running local stack)`,
+              options.forgetKey,
+            ),
         },
         log,
       ).catch((error: unknown) => {

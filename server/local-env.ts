@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import {
+  ConfigError,
   type Env,
   readNumberVariable,
   readTextVariable,
@@ -35,6 +36,8 @@ export interface LocalEnv {
   trustedHops: number;
   /** `CMS_BACKEND_PORT`: /admin/ may call `npm run cms`'s local backend there. */
   cmsBackendPort: number;
+  /** `FORGET_HASH_KEY`: the key of the hash `npm run subscribers -- forget` keeps, and whether it is the default. */
+  forgetKey: { key: string; isDefault: boolean };
 }
 
 export function parseLocalEnv(env: Env = process.env): LocalEnv {
@@ -48,7 +51,16 @@ export function parseLocalEnv(env: Env = process.env): LocalEnv {
     smtpUrl: readVariable(env, "SMTP_URL"),
     trustedHops: parseTrustedHops(readVariable(env, "TRUST_PROXY")),
     cmsBackendPort: readNumberVariable(env, "CMS_BACKEND_PORT"),
+    forgetKey: forgetKeyOf(env),
   };
+}
+
+/** FORGET_HASH_KEY: its own, of 32 characters or more, else the local default. */
+function forgetKeyOf(env: Env): LocalEnv["forgetKey"] {
+  const set = readVariable(env, "FORGET_HASH_KEY");
+  if (set !== undefined && set.length < 32)
+    throw new ConfigError("FORGET_HASH_KEY must be 32 characters or more: it is shorter");
+  return { key: set ?? readTextVariable(env, "FORGET_HASH_KEY"), isDefault: set === undefined };
 }
 
 /**

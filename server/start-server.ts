@@ -137,6 +137,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       exclusive: storage.exclusive,
       timeZone: identity.timeZone,
       dataDir: local.dataDir,
+      forgetKey: local.forgetKey,
       log,
     });
     if (storage.exclusive) {

@@ -1,31 +1,68 @@
 /**
- * The `subscribers` commands (stats, export) over an open database, as text for the operator:
- * run by `npm run subscribers` itself, or by the running local stack that holds the PGlite folder
- * (through the operator socket, server/effect-operator.ts). Both only read.
+ * The `subscribers` commands over an open database, as text for the operator: stats, export, and a
+ * reader's rights, show (all that is kept about one address) and forget (erase it, keeping its
+ * keyed hash); run by `npm run subscribers` itself, or by the running local stack that holds the
+ * PGlite folder (through the operator socket, server/effect-operator.ts). Only forget writes.
  */
 import { parseArgs } from "node:util";
 import {
+  checkEmail,
   createAdminQueries,
+  createReadersRights,
   type ExportRow,
+  type ForgetCounts,
+  type ReaderRecord,
   type SqlExecutor,
+  type SqlRow,
   SUBSCRIBER_STATUSES,
   type SubscriberStatus,
 } from "../supabase/functions/_shared/hosts.ts";
 import { SIGNUP_SOURCE_FIELDS } from "../supabase/functions/_shared/contract/signup-source.ts";
+import { readTextVariable } from "../supabase/functions/_shared/contract/variables.ts";
 
 export class UsageError extends Error {}
 
+/** `show` of an address nothing is kept about: a plain error, not a mistake of the command line. */
+export class UnknownAddress extends Error {}
+
+const ACTIONS = ["stats", "export", "show", "forget"] as const;
+type Action = (typeof ACTIONS)[number];
+const isAction = (value: unknown): value is Action => ACTIONS.includes(value as Action);
+
 export interface SubscribersCommand {
-  action: "stats" | "export";
+  action: Action;
   status?: SubscriberStatus;
+  /** show and forget: the one address, exactly (any letter case). */
+  email?: string;
   /** Written by the command line, never by the stack. */
   output?: string;
 }
 
+/** The key of forget's hash (FORGET_HASH_KEY), and whether it is the local default. */
+export interface ForgetKey {
+  key: string;
+  isDefault: boolean;
+}
+
+/** show's and forget's one address: given, whole and valid; never a pattern or a part. */
+function checkAddress(action: Action, value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "")
+    throw new UsageError(`${action} needs the reader's exact address.`);
+  const checked = checkEmail(value);
+  if (!checked.ok)
+    throw new UsageError(`"${value}" is not an e-mail address: ${action} needs the exact address.`);
+  return checked.email;
+}
+
 export function parseCommand(args: string[]): SubscribersCommand {
   const [action, ...rest] = args;
-  if (action !== "stats" && action !== "export")
-    throw new UsageError(action ? `Unknown command "${action}".` : "No command given.");
+  if (!isAction(action)) throw new UsageError(action ? `Unknown command "${action}".` : "No command given.");
+  if (action === "show" || action === "forget") {
+    const [email, ...more] = rest;
+    if (more.length > 0 || email?.startsWith("-"))
+      throw new UsageError(`${action} takes one address and nothing else (got "${rest.join(" ")}").`);
+    return { action, email: checkAddress(action, email) };
+  }
   const allowed = action === "export" ? ["status", "output"] : [];
   // Not strict, so an unknown option gets our message (naming the command) instead of Node's.
   const { tokens } = parseArgs({
@@ -60,16 +97,19 @@ function checkStatus(value: unknown): SubscriberStatus {
   return value as SubscriberStatus;
 }
 
-/** A command sent over the operator socket: exactly an action and an optional status. */
+/**
+ * A command sent over the operator socket: exactly an action and, for export, an optional status;
+ * for show and forget, the address.
+ */
 export function subscribersCommandFromJson(value: unknown): SubscribersCommand {
   const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  const stray = Object.keys(record).filter((key) => key !== "action" && key !== "status");
+  const { action } = record;
+  if (!isAction(action)) throw new UsageError(`Unknown command "${String(action ?? "")}".`);
+  const fields = action === "show" || action === "forget" ? ["email"] : action === "export" ? ["status"] : [];
+  const stray = Object.keys(record).filter((key) => key !== "action" && !fields.includes(key));
   if (stray.length > 0) throw new UsageError(`Unknown field "${stray[0]}".`);
-  if (record.action !== "stats" && record.action !== "export")
-    throw new UsageError(`Unknown command "${String(record.action ?? "")}".`);
-  return record.status === undefined
-    ? { action: record.action }
-    : { action: record.action, status: checkStatus(record.status) };
+  if (fields.includes("email")) return { action, email: checkAddress(action, record.email) };
+  return record.status === undefined ? { action } : { action, status: checkStatus(record.status) };
 }
 
 /**
@@ -108,12 +148,97 @@ export function toCsv(rows: ExportRow[]): string {
   );
 }
 
-/** The command's text: the counts, or the CSV. `where` names the storage for the counts' title. */
+/** One value as the operator reads it: a time in ISO, nothing as a dash. */
+function shown(column: string, value: unknown): string {
+  if (value === null || value === undefined) return "-";
+  // The links' token hashes are kept, but say nothing to a person.
+  if (column.endsWith("token_hash")) return "(a hash of the link's token)";
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+function rowLines(row: SqlRow, indent = "  "): string[] {
+  const width = Math.max(...Object.keys(row).map((column) => column.length));
+  return Object.entries(row).map(
+    ([column, value]) => `${indent}${column.padEnd(width)}  ${shown(column, value)}`,
+  );
+}
+
+function section(title: string, rows: SqlRow[]): string[] {
+  if (rows.length === 0) return [`${title}: none`];
+  return [
+    `${title}: ${rows.length}`,
+    ...rows.flatMap((row, index) => [`  ${index + 1}.`, ...rowLines(row, "     ")]),
+  ];
+}
+
+/** show's text: every table's rows about the address, by table. */
+export function readerText(email: string, record: ReaderRecord, where: string): string {
+  return [
+    `Everything kept about ${email} in ${where}`,
+    "",
+    ...(record.subscriber
+      ? ["The reader (subscribers): consent, status times, first source", ...rowLines(record.subscriber)]
+      : ["The reader (subscribers): no row"]),
+    "",
+    ...section("Confirmation, reminder and welcome mail (mail_jobs)", record.mailJobs),
+    "",
+    ...section("Effects of the Day (effect_deliveries)", record.deliveries),
+    "",
+    ...section("Bounces and complaints (mail_events)", record.events),
+    "",
+    ...(record.mailbox
+      ? ["The mailbox's mail counters (mailbox_mail_limits)", ...rowLines(record.mailbox)]
+      : ["The mailbox's mail counters (mailbox_mail_limits): none"]),
+    "",
+    record.forgottenAt
+      ? `Forgotten (forgotten_readers): its keyed hash is kept since ${shown("", record.forgottenAt)}`
+      : "Forgotten (forgotten_readers): no",
+    "",
+  ].join("\n");
+}
+
+/** forget's text: how many rows of each table went. */
+export function forgetText(email: string, counts: ForgetCounts, where: string, key: ForgetKey): string {
+  const width = Math.max(...Object.keys(counts).map((table) => table.length));
+  const erased = Object.values(counts).some((count) => count > 0);
+  return [
+    erased
+      ? `Forgot ${email} in ${where}. Erased, per table:`
+      : `Nothing was kept about ${email} in ${where}.`,
+    ...(erased ? Object.entries(counts).map(([table, count]) => `  ${table.padEnd(width)}  ${count}`) : []),
+    ...(counts.mail_events > 0
+      ? ["  (the events stay counted for their edition, without the reader or the provider's words)"]
+      : []),
+    "Kept: a keyed hash of the address (forgotten_readers), so no import adds it again; a signup of its own still works.",
+    ...(key.isDefault
+      ? [
+          "FORGET_HASH_KEY is not set: the hash uses the local default key. Set your own before forgetting a reader of the real list (docs/operating.md).",
+        ]
+      : []),
+    "",
+  ].join("\n");
+}
+
+/**
+ * The command's text: the counts, the CSV, a reader's record, or what forgetting erased. `where`
+ * names the storage for the titles; `key` is forget's hash key (show reads whether it is kept).
+ */
 export async function subscribersText(
   command: SubscribersCommand,
   db: SqlExecutor,
   where: string,
+  key: ForgetKey = { key: readTextVariable({}, "FORGET_HASH_KEY"), isDefault: true },
+  now: Date = new Date(),
 ): Promise<string> {
+  if (command.action === "show" || command.action === "forget") {
+    const email = command.email as string;
+    const rights = createReadersRights(db, key.key);
+    if (command.action === "forget") return forgetText(email, await rights.forget(email, now), where, key);
+    const record = await rights.show(email);
+    if (!record) throw new UnknownAddress(`Nothing is kept about ${email} in ${where}.`);
+    return readerText(email, record, where);
+  }
   const store = createAdminQueries(db);
   if (command.action === "export") return toCsv(await store.list(command.status));
   const counts = await store.countByStatus();

@@ -136,6 +136,8 @@ const mailsFields = {
 const newsletterFields = {
   dialog: { title: "text", text: "text", emailLabel: "text", placeholder: "text", closeLabel: "text" },
   inline: { title: "text", text: "text", emailLabel: "text", placeholder: "text", archiveLabel: "text" },
+  // The line under both forms, with its link to the privacy page (content/privacy.yaml).
+  smallPrint: { text: "text", privacyLabel: "text" },
   submitLabel: "text",
   pendingLabel: "text",
   notices: {
@@ -174,6 +176,15 @@ const notFoundFields = {
   text: "text",
   homeLabel: "text",
   pageTitle: "text",
+} as const satisfies ObjectSpec;
+
+/** The privacy page (/privacy/): what is kept, why, for how long, how to leave. */
+const privacyFields = {
+  pageTitle: "text",
+  title: "text",
+  intro: "text",
+  sections: [{ title: "text", paragraphs: ["text", { unique: true }] }, { uniqueBy: "title" }],
+  backLabel: "text",
 } as const satisfies ObjectSpec;
 
 /** The Effect of the Day around the Effects themselves: the archive, an Effect's page, feeds, mail. */
@@ -223,6 +234,8 @@ const effectPagesFields = {
     shareLinkLabel: "text",
     reasonText: "text",
     unsubscribeLabel: "text",
+    // The link to the privacy page (content/privacy.yaml) beside "Unsubscribe".
+    privacyLabel: "text",
   },
 } as const satisfies ObjectSpec;
 
@@ -252,6 +265,7 @@ export const contentTypes: readonly ContentType[] = [
   { file: "core-values", typeName: "CoreValues", fields: coreValuesFields },
   { file: "newsletter", typeName: "Newsletter", fields: newsletterFields },
   { file: "not-found", typeName: "NotFound", fields: notFoundFields },
+  { file: "privacy", typeName: "Privacy", fields: privacyFields },
   { file: "effect-pages", typeName: "EffectPages", fields: effectPagesFields },
 ];
 
@@ -274,6 +288,7 @@ export type ChannelKind = Channel["kind"];
 export type CoreValues = ContentOf<typeof coreValuesFields>;
 export type Newsletter = ContentOf<typeof newsletterFields>;
 export type NotFound = ContentOf<typeof notFoundFields>;
+export type Privacy = ContentOf<typeof privacyFields>;
 export type EffectPages = ContentOf<typeof effectPagesFields>;
 export type EffectContent = ContentOf<typeof effectFields>;
 

@@ -8,6 +8,7 @@
 import {
   fillPlaceholders,
   MAIL_STYLE,
+  PRIVACY_PATH,
   renderMail,
   type MailBlock,
   type WelcomeCopy,
@@ -115,6 +116,8 @@ export function mailEdition(effect: Effect, source: MailSource): MailEdition {
         text: texts.mail.reasonText,
         linkLabel: texts.mail.unsubscribeLabel,
         linkUrl: UNSUBSCRIBE_PLACEHOLDER,
+        privacyLabel: texts.mail.privacyLabel,
+        privacyUrl: absoluteUrl(siteUrl, PRIVACY_PATH),
       },
     });
   const edition: MailEdition = { date: effect.date, subject, ...card([], effect.summary, subject), url };

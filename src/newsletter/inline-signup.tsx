@@ -4,6 +4,7 @@ import { SIGNUP_CARD_ANCHOR } from "../../supabase/functions/_shared/contract/si
 import type { SignupFormName } from "../../supabase/functions/_shared/contract/signup-source";
 import { useNewsletterTexts } from "./use-newsletter";
 import { SignupForm } from "./signup-form";
+import { SmallPrint } from "./small-print";
 import { useSignup } from "./use-signup";
 
 /**
@@ -33,6 +34,7 @@ export function InlineSignup({ form }: { form: Exclude<SignupFormName, "dialog">
             signup={signup}
             required={false}
           />
+          <SmallPrint className="mt-4 text-center" />
         </div>
         {/* A plain link: Gatsby's <Link> would fetch the archive's code on every landing visit. */}
         <a

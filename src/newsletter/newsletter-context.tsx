@@ -80,6 +80,10 @@ export const query = graphql`
       placeholder
       archiveLabel
     }
+    smallPrint {
+      text
+      privacyLabel
+    }
     submitLabel
     pendingLabel
     notices {

@@ -3,6 +3,7 @@ import { useRef } from "react";
 import { Modal } from "../components/modal";
 import { useNewsletterTexts } from "./use-newsletter";
 import { SignupForm } from "./signup-form";
+import { SmallPrint } from "./small-print";
 import { useSignup } from "./use-signup";
 
 interface SignupDialogProps {
@@ -43,6 +44,7 @@ export function SignupDialog({ open, onClose }: SignupDialogProps) {
         inputRef={field}
         onSubscribed={onClose}
       />
+      <SmallPrint className="mt-4" />
     </Modal>
   );
 }

@@ -5,7 +5,7 @@ import { readYaml } from "../../src/content/yaml";
 import type { PageProps } from "gatsby";
 import type { IGatsbyImageData } from "gatsby-plugin-image";
 import type { LandingPageData } from "../../src/pages/index";
-import type { NotFound } from "../../src/content/schema";
+import type { NotFound, Privacy } from "../../src/content/schema";
 
 /** The real files from content/, as the page query returns them. */
 export function readContent<T>(file: string): T {
@@ -47,6 +47,13 @@ export const landingData = (): LandingPageData => ({
 /** The landing page's props as Gatsby hands them over: its data and where it is. */
 export const landingProps = (data = landingData()) =>
   ({ data, location: { pathname: "/" } }) as unknown as PageProps<LandingPageData>;
+
+export const privacyData = () => ({
+  brand: landingData().brand,
+  landing: { footer: landingData().landing.footer },
+  effectPages: readContent<{ name: string; effect: { archiveLabel: string } }>("effect-pages"),
+  privacy: readContent<Privacy>("privacy"),
+});
 
 export const notFoundData = () => ({
   brand: landingData().brand,

@@ -40,6 +40,7 @@ export function fixtureEdition(
           shareLinkLabel: "the Effect's page",
           reasonText: "You subscribed.",
           unsubscribeLabel: "Unsubscribe",
+          privacyLabel: "Your data and privacy",
         },
       },
       welcome: mails.welcome,

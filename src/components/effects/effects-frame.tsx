@@ -1,4 +1,4 @@
-// The frame of the Effects' pages: header, newsletter, footer.
+// The frame of the Effects' pages (header, newsletter, footer), and the site's frame without the newsletter.
 import { graphql } from "gatsby";
 import React from "react";
 import type { Brand, EffectPages, Landing, Newsletter } from "../../content/schema";
@@ -26,22 +26,41 @@ interface EffectsFrameProps {
   children: React.ReactNode;
 }
 
+/** The banner, the page's own content and the footer: the Effects' pages and the privacy page. */
+export function SiteFrame({
+  brand,
+  footer,
+  archiveLabel,
+  children,
+}: {
+  brand: Brand;
+  footer: Landing["footer"];
+  archiveLabel: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Layout
+      header={
+        <StaticHtml name="site-header">
+          <SiteHeader brandName={brand.name} archiveLabel={archiveLabel} />
+        </StaticHtml>
+      }
+      footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={footer} />}
+    >
+      {children}
+    </Layout>
+  );
+}
+
 /** The frame of the Effects' pages: the banner, the page's own content, the inline signup card, the footer. */
 export function EffectsFrame({ data, form, page, children }: EffectsFrameProps) {
   const { brand, landing, newsletter, effectPages } = data;
   return (
     <NewsletterProvider texts={newsletter} brandName={brand.name} page={page}>
-      <Layout
-        header={
-          <StaticHtml name="site-header">
-            <SiteHeader brandName={brand.name} archiveLabel={effectPages.effect.archiveLabel} />
-          </StaticHtml>
-        }
-        footer={<Footer brandName={brand.name} tagline={brand.hero.tagline} footer={landing.footer} />}
-      >
+      <SiteFrame brand={brand} footer={landing.footer} archiveLabel={effectPages.effect.archiveLabel}>
         {children}
         <InlineSignup form={form} />
-      </Layout>
+      </SiteFrame>
     </NewsletterProvider>
   );
 }

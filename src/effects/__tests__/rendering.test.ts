@@ -74,6 +74,7 @@ describe("the mail edition", () => {
       shareLinkLabel: "the Effect's page",
       reasonText: "You subscribed.",
       unsubscribeLabel: "Unsubscribe",
+      privacyLabel: "Your data and privacy",
     },
   };
   const mail = mailEdition(effect("2026-11-21", "Show up & start"), {

@@ -119,10 +119,13 @@ describe("the signup dialog", () => {
     await user.click(close);
     await user.click(screen.getByTestId("dialog-backdrop"));
     expect(screen.getByRole("dialog", { name: "Join the Movement" })).toBe(dialog);
-    // Focus stays in the dialog, on the one control that still works.
+    // Focus stays in the dialog, on the controls that still work: the field and the small print's link.
+    const privacy = within(dialog).getByRole("link", { name: "Your data and privacy" });
     await user.tab();
     expect(field).toHaveFocus();
     await user.tab({ shift: true });
+    expect(privacy).toHaveFocus();
+    await user.tab();
     expect(field).toHaveFocus();
 
     await act(async () =>

@@ -105,9 +105,15 @@ describe("the signup dialog as a modal", () => {
     expect(field).toBeRequired();
     expect(field).toHaveAttribute("type", "email");
     expect(field).toHaveFocus();
-    // Tab cycles inside the dialog: close button, field, Join Now, and back.
+    // Tab cycles inside the dialog: close button, field, Join Now, the small print's link, and back.
     await user.tab();
     expect(within(dialog).getByRole("button", { name: "Join Now" })).toHaveFocus();
+    await user.tab();
+    expect(within(dialog).getByRole("link", { name: "Your data and privacy" })).toHaveAttribute(
+      "href",
+      "/privacy/",
+    );
+    expect(within(dialog).getByRole("link", { name: "Your data and privacy" })).toHaveFocus();
     await user.tab();
     expect(within(dialog).getByRole("button", { name: "Close" })).toHaveFocus();
     await user.tab();

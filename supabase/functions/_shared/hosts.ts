@@ -34,5 +34,8 @@ export { configuredTransports, exampleValue, type SendingDns, TRANSPORTS } from 
 export { createPostgresExecutor } from "./db/postgres-executor.ts";
 export { createAdminQueries, SUBSCRIBER_STATUSES } from "./subscriptions/admin-queries.ts";
 export type { ExportRow } from "./subscriptions/admin-queries.ts";
+export { createReadersRights } from "./subscriptions/readers-rights.ts";
+export type { ForgetCounts, ReaderRecord } from "./subscriptions/readers-rights.ts";
+export { checkEmail } from "./subscriptions/email-address.ts";
 export type { SubscriberStatus } from "./subscriptions/lifecycle.ts";
 export { FUNCTIONS } from "./manifest.ts";

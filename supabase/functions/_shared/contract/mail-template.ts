@@ -60,8 +60,12 @@ export interface MailLayout {
   eyebrow: string;
   heading: string;
   blocks: readonly MailBlock[];
-  footer: { text: string; linkLabel: string; linkUrl: string };
+  /** Why the reader gets it, the unsubscribe link, and the privacy page's link (`PRIVACY_PATH`). */
+  footer: { text: string; linkLabel: string; linkUrl: string; privacyLabel: string; privacyUrl: string };
 }
+
+/** The site's privacy page (content/privacy.yaml): what is kept, why, for how long, how to leave. */
+export const PRIVACY_PATH = "/privacy/";
 
 /**
  * Dark mode, for the clients that honour it (Apple Mail, iOS, Outlook.com): the same layout in
@@ -91,6 +95,10 @@ const WRAP = "word-wrap:break-word;";
 /** A row of the card: one padded cell. */
 const row = (padding: string, inner: string, style = "", className = "") =>
   `<tr><td${className ? ` class="${className}"` : ""} style="padding:${padding};${WRAP}${style}">${inner}</td></tr>`;
+
+/** A link of the footer, in its muted colour. */
+const footerLink = (url: string, label: string) =>
+  `<a class="pe-muted" href="${e(url)}" style="${S.sans}color:${S.muted};text-decoration:underline;">${e(label)}</a>`;
 
 function blockHtml(block: MailBlock): string {
   switch (block.kind) {
@@ -171,7 +179,7 @@ ${mail.blocks.map(blockHtml).join("\n")}
 <tr><td style="padding:0 0 12px;font-size:0;line-height:0;">&nbsp;</td></tr>
 </table>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;">
-${row(`20px ${SIDE}`, `${e(mail.footer.text)}<br><a class="pe-muted" href="${e(mail.footer.linkUrl)}" style="${S.sans}color:${S.muted};text-decoration:underline;">${e(mail.footer.linkLabel)}</a>`, `${S.sans}font-size:13px;line-height:1.5;color:${S.muted};text-align:center;`, "pe-muted")}
+${row(`20px ${SIDE}`, `${e(mail.footer.text)}<br>${footerLink(mail.footer.linkUrl, mail.footer.linkLabel)} &middot; ${footerLink(mail.footer.privacyUrl, mail.footer.privacyLabel)}`, `${S.sans}font-size:13px;line-height:1.5;color:${S.muted};text-align:center;`, "pe-muted")}
 </table>
 <!--[if mso]></td></tr></table><![endif]-->
 </td></tr>
@@ -191,6 +199,7 @@ ${row(`20px ${SIDE}`, `${e(mail.footer.text)}<br><a class="pe-muted" href="${e(m
     "--",
     mail.footer.text,
     `${mail.footer.linkLabel}: ${mail.footer.linkUrl}`,
+    `${mail.footer.privacyLabel}: ${mail.footer.privacyUrl}`,
     "",
   ].join("\n");
   return { html, text };
@@ -224,7 +233,7 @@ export const MAIL_COPY_FIELDS = {
   confirmation: CONFIRMATION_FIELDS,
   reminder: CONFIRMATION_FIELDS,
   welcome: ["subject", "preheader", "text"],
-  footer: ["reasonText", "unsubscribeLabel"],
+  footer: ["reasonText", "unsubscribeLabel", "privacyLabel"],
 } as const;
 
 type MailTexts<M extends keyof typeof MAIL_COPY_FIELDS> = {

@@ -13,6 +13,7 @@ export type Reader =
   | "functions"
   | "send-effect"
   | "npm run effect"
+  | "npm run subscribers"
   | "npm run cms"
   | "npm run doctor"
   | "checks"
@@ -520,6 +521,15 @@ export const VARIABLES = [
       "The number of reverse proxies in front of it: rate limits then count the address the outermost one appended to X-Forwarded-For. Leave unset without a proxy, or anyone could choose their own bucket.",
     default: "0",
     number: { min: 0, max: 10 },
+  },
+  {
+    name: "FORGET_HASH_KEY",
+    group: "The local stack",
+    readers: ["npm run subscribers", "local stack"],
+    description:
+      "The key (32 characters or more) of the hash `npm run subscribers -- forget` keeps of a forgotten address, so no import adds it again. Set your own before forgetting anyone on the real list, and never change it: the hashes kept under another key are no longer recognised.",
+    default: "local-only-forget-hash-key-0123456789",
+    secret: true,
   },
   // --- Supabase ---
   {

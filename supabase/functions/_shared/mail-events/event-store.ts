@@ -19,7 +19,7 @@
  * before the event (within a minute after it too: a report's Date has whole seconds, and clocks differ), so `npm run effect -- status DATE` can say how much of an edition bounced.
  */
 import { utcDay } from "../contract/calendar-day.ts";
-import type { SqlExecutor } from "../db/sql-executor.ts";
+import type { SqlExecutor, SqlQueryable } from "../db/sql-executor.ts";
 import { maskAddresses } from "../logger.ts";
 import { abandonQueuedMail, suppressReaders } from "../mail/mail-queue.ts";
 import { markUnsubscribed, recordSoftBounceDays } from "../subscriptions/subscriber-rows.ts";
@@ -107,6 +107,18 @@ export function createMailEventStore(db: SqlExecutor) {
       });
     },
   };
+}
+
+/**
+ * A reader forgotten: their events stay counted (an edition's bounces and complaints), but lose
+ * what was theirs, the link to the reader and the provider's words. Returns how many.
+ */
+export async function forgetEventDetails(tx: SqlQueryable, subscriberId: string): Promise<number> {
+  const rows = await tx.query(
+    `update mail_events set subscriber_id = null, detail = null where subscriber_id = $1 returning event_id`,
+    [subscriberId],
+  );
+  return rows.length;
 }
 
 export type MailEventStore = ReturnType<typeof createMailEventStore>;

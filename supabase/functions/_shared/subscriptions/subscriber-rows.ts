@@ -228,3 +228,13 @@ export async function recordSoftBounceDays(
     [id, days, day, now.toISOString()],
   );
 }
+
+/**
+ * A reader forgotten (`npm run subscribers -- forget`): the row goes, and with it, by the foreign
+ * keys, its mail jobs, its Effect deliveries and their unsubscribe tokens; its mail events lose
+ * their link to it. False when there was no such row.
+ */
+export async function deleteSubscriber(tx: SqlQueryable, id: string): Promise<boolean> {
+  const rows = await tx.query(`delete from subscribers where id = $1 returning id`, [id]);
+  return rows.length === 1;
+}

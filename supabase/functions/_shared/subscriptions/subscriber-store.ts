@@ -346,4 +346,16 @@ export function createSubscriberStore(db: SqlExecutor) {
   };
 }
 
+/**
+ * A reader forgotten: their mailbox's mail counters (kept under a plain SHA-256 of the mailbox)
+ * go too. Returns how many rows (0 or 1).
+ */
+export async function forgetMailboxLimits(tx: SqlQueryable, email: string): Promise<number> {
+  const rows = await tx.query(
+    `delete from mailbox_mail_limits where mailbox_hash = $1 returning mailbox_hash`,
+    [await sha256Hex(mailboxKey(email))],
+  );
+  return rows.length;
+}
+
 export type SubscriberStore = ReturnType<typeof createSubscriberStore>;

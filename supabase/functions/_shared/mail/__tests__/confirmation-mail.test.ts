@@ -44,6 +44,13 @@ describe("the confirmation mail", () => {
     }
   });
 
+  it("links the privacy page in its footer, beside the unsubscribe link", () => {
+    expect(mail.html).toMatch(
+      /<a class="pe-muted" href="https:\/\/thepurposeeffect\.example\/privacy\/"[^>]*>Your data and privacy<\/a>/,
+    );
+    expect(mail.text).toContain("Your data and privacy: https://thepurposeeffect.example/privacy/");
+  });
+
   it("opens with a hidden preheader, and its button is a coloured, padded cell around the link", () => {
     expect(mail.html).toMatch(
       /<body[^>]*>\s*<div style="font-size:0;[^"]*mso-hide:all;">One click and Effect of the Day starts arriving\. The link works until Monday, November 23 at 7:00 AM \(Eastern Standard Time\)\./,
@@ -72,7 +79,11 @@ describe("the confirmation mail", () => {
             buttonLabel: "Yes, sign me up",
             expiryText: "Valid until {expiry}",
           },
-          footer: { reasonText: "Sent for {newsletter}.", unsubscribeLabel: "Stop" },
+          footer: {
+            reasonText: "Sent for {newsletter}.",
+            unsubscribeLabel: "Stop",
+            privacyLabel: "Your data at {brand}",
+          },
         },
       },
       input,

@@ -38,6 +38,7 @@ const stressHtml = mailEdition(
         shareLinkLabel: "the Effect's page",
         reasonText: "You subscribed.",
         unsubscribeLabel: "Unsubscribe",
+        privacyLabel: "Your data and privacy",
       },
     },
   },
@@ -157,9 +158,12 @@ describe("the mails against caniemail.com's data", () => {
       const { html, text } = mails[kind];
       expect(html).not.toMatch(/<(p|div|a|span|h[1-6])\b[^>]*style="[^"]*padding/);
       expect(html).toMatch(/<td[^>]*style="padding:/);
-      // The same words without the markup: the button's label and address, the unsubscribe link.
+      // The same words without the markup: the button's label and address, the unsubscribe link,
+      // the privacy page's.
       expect(text).toMatch(/^THE PURPOSE EFFECT\n/);
-      expect(text).toMatch(/\nUnsubscribe: https:\/\/thepurposeeffect\.example\/\?unsubscribe=u{43}\n$/);
+      expect(text).toMatch(
+        /\nUnsubscribe: https:\/\/thepurposeeffect\.example\/\?unsubscribe=u{43}\nYour data and privacy: https:\/\/thepurposeeffect\.example\/privacy\/\n$/,
+      );
       expect(text).not.toMatch(/<[a-z]/);
     },
   );
