@@ -50,14 +50,17 @@ async function sendFromTwo(
     delivered: resend.mails.length,
     /** From the first request to the last, in seconds. */
     span: (arrivals.at(-1)! - arrivals[0]) / 1000,
+    /** Between the first two requests, in ms: two senders asking at once, or one slot after the other. */
+    firstGapMs: arrivals[1] - arrivals[0],
     /**
-     * The median time between one request and the next, in ms: two senders asking at once, or one
-     * slot after the other. (A request held back by a busy machine shortens the gap after it and
-     * lengthens the one before: the first gap alone is not the pace.)
+     * The median time between one request and the next, in ms. With the pace shared, the slots:
+     * a request held back by a busy machine after its slot shortens the gap after it and lengthens
+     * the one before, so the first gap alone is not the pace there.
      */
-    medianGapMs: [...arrivals.slice(1).map((at, i) => at - arrivals[i])].sort((a, b) => a - b)[
-      Math.floor((arrivals.length - 1) / 2)
-    ],
+    medianGapMs: arrivals
+      .slice(1)
+      .map((at, i) => at - arrivals[i])
+      .sort((a, b) => a - b)[Math.floor((arrivals.length - 1) / 2)],
   };
 }
 
@@ -93,7 +96,7 @@ describe("the mail API's pace, kept in the database", () => {
     resend = await startResendStandIn({ requestsPerSecond: 2 });
     const alone = await sendFromTwo(resend, () => undefined);
     expect(alone.delivered).toBe(6);
-    expect(alone.medianGapMs).toBeLessThan(400);
+    expect(alone.firstGapMs).toBeLessThan(400);
     expect(alone.refused).toBeGreaterThan(0);
   });
 
