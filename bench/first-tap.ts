@@ -1,6 +1,7 @@
 /**
  * The first tap on a phone: a cold visit to the landing page over a slow mobile connection
- * (150 ms round trip, 1.6 Mbps down, 750 kbps up) with the CPU 4x slower, a tap on "Join the
+ * (150 ms round trip, 1.6 Mbps down, 750 kbps up) with the CPU slowed to the bench's phone (the
+ * calibrated rate, bench/cpu.ts), a tap on "Join the
  * Movement" made a set time after `load`, and the milliseconds from the tap's `pointerdown` to the
  * first frame drawn with the signup dialog visible. What a visitor feels when the page looks
  * ready and they act on it. Used by `npm run bench` (the built page) and `npm run
@@ -9,12 +10,13 @@
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 import { SPEC } from "../test/support/texts";
+import type { CpuThrottling } from "./cpu";
 import { dialogProbe, untilDialogShown } from "./dialog-probe";
-import { median } from "./run-summary";
+import { median } from "./stats";
 import { readNumberVariable } from "../supabase/functions/_shared/contract/variables";
 
-/** The issue's phone: Lighthouse's "slow 4G" round trip and bandwidth, DevTools' 4x CPU slowdown. */
-export const PHONE = { latencyMs: 150, downKbps: 1_600, upKbps: 750, cpuSlowdown: 4 } as const;
+/** The issue's phone's network: Lighthouse's "slow 4G" round trip and bandwidth (its CPU: bench/cpu.ts). */
+export const PHONE = { latencyMs: 150, downKbps: 1_600, upKbps: 750 } as const;
 
 /** When the tap comes, after `load`, and how soon the dialog must then be visible (median). */
 export const TAP_TARGETS = [
@@ -43,7 +45,7 @@ export interface TapResult {
   targetMs: number;
 }
 
-async function throttle(cdp: CDPSession): Promise<void> {
+async function throttle(cdp: CDPSession, cpu: CpuThrottling): Promise<void> {
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", {
     offline: false,
@@ -51,7 +53,7 @@ async function throttle(cdp: CDPSession): Promise<void> {
     downloadThroughput: (PHONE.downKbps * 1000) / 8,
     uploadThroughput: (PHONE.upKbps * 1000) / 8,
   });
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PHONE.cpuSlowdown });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu.rate });
 }
 
 /** Waits on the page's own clock until `afterLoadMs` have passed since its `load` event ended. */
@@ -71,12 +73,17 @@ async function untilAfterLoad(page: Page, afterLoadMs: number): Promise<void> {
 }
 
 /** One cold visit and one tap: the milliseconds from the tap to the dialog's first frame. */
-async function tapOnce(browser: Browser, url: string, afterLoadMs: number): Promise<number> {
+async function tapOnce(
+  browser: Browser,
+  url: string,
+  afterLoadMs: number,
+  cpu: CpuThrottling,
+): Promise<number> {
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, hasTouch: true, isMobile: true });
   try {
     await context.addInitScript(dialogProbe("pointerdown"));
     const page = await context.newPage();
-    await throttle(await context.newCDPSession(page));
+    await throttle(await context.newCDPSession(page), cpu);
     await page.goto(url, { waitUntil: "load", timeout: 60_000 });
     await untilAfterLoad(page, afterLoadMs);
     // The hero's trigger: a link until React runs, a button after; either way the first one.
@@ -96,6 +103,7 @@ async function tapOnce(browser: Browser, url: string, afterLoadMs: number): Prom
  */
 export async function measureFirstTap(
   pages: TapPage[],
+  cpu: CpuThrottling,
   runs = TAP_RUNS,
   onTap: (line: string) => void = () => undefined,
 ): Promise<TapResult[]> {
@@ -107,7 +115,7 @@ export async function measureFirstTap(
       for (let step = 0; step < cases.length; step += 1) {
         const index = (round + step) % cases.length;
         const { page, target } = cases[index];
-        const latency = await tapOnce(browser, page.url, target.afterLoadMs);
+        const latency = await tapOnce(browser, page.url, target.afterLoadMs, cpu);
         latencies[index].push(latency);
         onTap(
           `${page.label}, tap ${target.afterLoadMs / 1000} s after load, ${round + 1}/${runs}: ${latency} ms`,
@@ -127,9 +135,9 @@ export async function measureFirstTap(
   }));
 }
 
-export const phoneDescription = (): string =>
+export const phoneDescription = (cpu: CpuThrottling): string =>
   `${PHONE.latencyMs} ms round trip, ${PHONE.downKbps / 1000} Mbps down, ${PHONE.upKbps} kbps up, ` +
-  `CPU ${PHONE.cpuSlowdown}x slower, cold cache`;
+  `CPU ${cpu.rate}x slower, cold cache`;
 
 export const tapLine = (result: TapResult): string =>
   `median ${Math.round(result.medianMs)} ms, max ${result.maxMs} ms (each: ${result.latenciesMs.join(", ")} ms)`;

@@ -2,20 +2,17 @@
  * `npm run bench`'s targets, and each measure judged against them: whether it is met and, if not,
  * by how much it is missed. The pages against their own twins (issue 9) and the landing page
  * against its text ceiling (issue 29), the first tap, the first visit's JavaScript, the dialog,
- * and the verdicts of the benchmarks with their own scripts.
+ * and the verdicts of the benchmarks with their own scripts. Every CPU-bound one at the calibrated
+ * multiplier (bench/cpu.ts), which each verdict names: the same phone on every machine (issue 41).
  */
 import { kb } from "../test/support/first-visit";
 import { yearVerdicts } from "./build-year";
-import { CPU_SLOWDOWN, TARGET_MEDIAN_MS, type DialogLatency } from "./dialog-latency";
+import type { CpuThrottling } from "./cpu";
+import { TARGET_MEDIAN_MS, type DialogLatency } from "./dialog-latency";
 import type { TapResult } from "./first-tap";
 import { bytesExact, ms, over, ratio } from "./format";
 import { CATEGORIES, RUNS, type Run } from "./lighthouse";
-import {
-  LONG_TASK_CPU_SLOWDOWN,
-  LONG_TASK_RUNS,
-  longTaskVerdict,
-  TARGET_LONG_TASK_EXTRA_MS,
-} from "./long-tasks";
+import { LONG_TASK_RUNS, longTaskVerdict, TARGET_LONG_TASK_EXTRA_MS } from "./long-tasks";
 import type { OtherMeasures, ScriptResults } from "./measure-others";
 import type { PageKey, PageMeasures } from "./measure-pages";
 import { hostileMailVerdicts } from "./hostile-mail";
@@ -38,7 +35,7 @@ export interface Verdict {
 }
 
 /** A page's LCP and TBT against its own twin's: what the scripts may add to what the HTML costs. */
-function twinBudgets(name: string, page: Run, twin: Run): Verdict[] {
+function twinBudgets(name: string, page: Run, twin: Run, cpu: CpuThrottling): Verdict[] {
   const lcpLimit = twin.lcpMs * TARGET_LCP_RATIO;
   const tbtLimit = twin.tbtMs + TARGET_TBT_EXTRA_MS;
   return [
@@ -50,7 +47,7 @@ function twinBudgets(name: string, page: Run, twin: Run): Verdict[] {
         over(page.lcpMs, lcpLimit, ms),
     },
     {
-      target: `${name}: TBT at most its twin's + ${TARGET_TBT_EXTRA_MS} ms (the means of ${RUNS} runs)`,
+      target: `${name}: TBT at most its twin's + ${TARGET_TBT_EXTRA_MS} ms (CPU ${cpu.multiplier}x, the means of ${RUNS} runs)`,
       met: page.tbtMs <= tbtLimit,
       detail:
         `${ms(page.tbtMs)} vs limit ${ms(tbtLimit)} (the twin ${ms(twin.tbtMs)})` +
@@ -59,15 +56,21 @@ function twinBudgets(name: string, page: Run, twin: Run): Verdict[] {
   ];
 }
 
-const tapVerdicts = (taps: TapResult[]): Verdict[] =>
+const tapVerdicts = (taps: TapResult[], cpu: CpuThrottling): Verdict[] =>
   taps.map((tap) => ({
-    target: `Dialog within ${tap.targetMs} ms of a tap ${tap.afterLoadMs / 1000} s after load (phone, median of ${tap.latenciesMs.length})`,
+    target: `Dialog within ${tap.targetMs} ms of a tap ${tap.afterLoadMs / 1000} s after load (phone, CPU ${cpu.rate}x, median of ${tap.latenciesMs.length})`,
     met: tap.medianMs <= tap.targetMs,
     detail: `${ms(tap.medianMs)}, max ${ms(tap.maxMs)}` + over(tap.medianMs, tap.targetMs, ms),
   }));
 
 /** The landing page's targets, the first visit's and the dialog's. */
-function targets(landing: Run, twin: Run, firstVisit: FirstVisitJs, dialog: DialogLatency | null): Verdict[] {
+function targets(
+  landing: Run,
+  twin: Run,
+  firstVisit: FirstVisitJs,
+  dialog: DialogLatency | null,
+  cpu: CpuThrottling,
+): Verdict[] {
   return [
     ...CATEGORIES.map((category) => ({
       target: `Lighthouse ${category} 100`,
@@ -77,7 +80,7 @@ function targets(landing: Run, twin: Run, firstVisit: FirstVisitJs, dialog: Dial
         (category === "performance" ? `; the twin ${twin.performance}` : ""),
     })),
     { target: "CLS 0", met: landing.cls === 0, detail: landing.cls.toFixed(3) },
-    ...twinBudgets("Landing page", landing, twin),
+    ...twinBudgets("Landing page", landing, twin, cpu),
     {
       target: `First-visit JavaScript at most ${kb(TARGET_FIRST_VISIT_BYTES)} gzipped (${bytesExact(TARGET_FIRST_VISIT_BYTES)})`,
       met: firstVisit.totalGzipBytes <= TARGET_FIRST_VISIT_BYTES,
@@ -88,7 +91,7 @@ function targets(landing: Run, twin: Run, firstVisit: FirstVisitJs, dialog: Dial
     ...(dialog
       ? [
           {
-            target: `Dialog opens within ${TARGET_MEDIAN_MS} ms of a click (median, CPU ${CPU_SLOWDOWN}x slower)`,
+            target: `Dialog opens within ${TARGET_MEDIAN_MS} ms of a click (median, CPU ${dialog.cpuSlowdown}x slower)`,
             met: dialog.medianMs <= TARGET_MEDIAN_MS,
             detail:
               `${ms(dialog.medianMs)}, max ${ms(dialog.maxMs)}` + over(dialog.medianMs, TARGET_MEDIAN_MS, ms),
@@ -102,13 +105,10 @@ function targets(landing: Run, twin: Run, firstVisit: FirstVisitJs, dialog: Dial
  * An Effect's page and the archive must score like the landing page (the same four scores, no
  * layout shift), keep the same budgets against their own twins, and score 100 for performance.
  */
-function pageVerdicts({
-  landing,
-  effect,
-  effectTwin,
-  archive,
-  archiveTwin,
-}: PageMeasures["summary"]): Verdict[] {
+function pageVerdicts(
+  { landing, effect, effectTwin, archive, archiveTwin }: PageMeasures["summary"],
+  cpu: CpuThrottling,
+): Verdict[] {
   const likeTheLanding = (name: string, page: Run, twin: Run): Verdict[] => [
     ...CATEGORIES.map((category) => ({
       target: `${name} ${category} at least the landing page's (${landing[category]})`,
@@ -116,7 +116,7 @@ function pageVerdicts({
       detail: String(page[category]),
     })),
     { target: `${name} CLS 0`, met: page.cls === 0, detail: page.cls.toFixed(3) },
-    ...twinBudgets(name, page, twin),
+    ...twinBudgets(name, page, twin, cpu),
   ];
   return [
     ...(effect && effectTwin ? likeTheLanding("Effect page", effect, effectTwin) : []),
@@ -135,7 +135,10 @@ function pageVerdicts({
  * Issue 29: what a visitor's first tap could wait behind once the page shows, and how near the
  * landing page's largest paint is to that of its words alone.
  */
-function issue29Verdicts({ summary: { landing, ceiling }, longTasks }: PageMeasures): Verdict[] {
+function issue29Verdicts(
+  { summary: { landing, ceiling }, longTasks }: PageMeasures,
+  cpu: CpuThrottling,
+): Verdict[] {
   const ceilingLimit = ceiling.lcpMs * TARGET_CEILING_LCP_RATIO;
   return [
     {
@@ -161,7 +164,7 @@ function issue29Verdicts({ summary: { landing, ceiling }, longTasks }: PageMeasu
             );
             return {
               target:
-                `${name}: longest task after the first paint (CPU ${LONG_TASK_CPU_SLOWDOWN}x, median of ` +
+                `${name}: longest task after the first paint (CPU ${cpu.rate}x, median of ` +
                 `${LONG_TASK_RUNS}) at most its twin's + ${TARGET_LONG_TASK_EXTRA_MS} ms`,
               met: verdict.met,
               detail: verdict.detail,
@@ -172,13 +175,18 @@ function issue29Verdicts({ summary: { landing, ceiling }, longTasks }: PageMeasu
 }
 
 /** Every target of the run, in the order the results list them. */
-export function judge(pages: PageMeasures, others: OtherMeasures, results: ScriptResults): Verdict[] {
+export function judge(
+  pages: PageMeasures,
+  others: OtherMeasures,
+  results: ScriptResults,
+  cpu: CpuThrottling,
+): Verdict[] {
   const { landing, twin } = pages.summary;
   return [
-    ...targets(landing, twin, others.firstVisit, others.dialog.result),
-    ...tapVerdicts(pages.taps),
-    ...pageVerdicts(pages.summary),
-    ...issue29Verdicts(pages),
+    ...targets(landing, twin, others.firstVisit, others.dialog.result, cpu),
+    ...tapVerdicts(pages.taps, cpu),
+    ...pageVerdicts(pages.summary, cpu),
+    ...issue29Verdicts(pages, cpu),
     ...(results.supabaseResults ? supabaseSendVerdicts(results.supabaseResults) : []),
     ...(results.cpuResults ? sendEffectCpuVerdicts(results.cpuResults) : []),
     ...(results.hostileResults ? hostileMailVerdicts(results.hostileResults) : []),

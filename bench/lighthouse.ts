@@ -1,11 +1,15 @@
 /**
- * Lighthouse on the built landing page, its no-JavaScript twin, the ceiling page and an Effect of
- * the Day's page, each served by a local stack: mobile emulation, simulated throttling
- * (Lighthouse's defaults), RUNS runs each, alternated so all see the same machine load.
+ * Lighthouse 13 (what PageSpeed Insights runs) on the built landing page, its no-JavaScript twin,
+ * the ceiling page and an Effect of the Day's page, each served by a local stack: mobile
+ * emulation, simulated throttling (Lighthouse's defaults) but the CPU's multiplier, which is the
+ * bench's calibrated one (bench/cpu.ts), RUNS runs each, alternated so all see the same machine
+ * load.
  */
 import * as chromeLauncher from "chrome-launcher";
+import type { Browser, Page } from "puppeteer-core";
 import { chromiumFlags, chromiumPath } from "../test/support/browser";
 import { readNumberVariable } from "../supabase/functions/_shared/contract/variables";
+import type { CpuThrottling } from "./cpu";
 
 /** Runs per page; `BENCH_RUNS=1 npm run bench` for a quick check of the pipeline. */
 export const RUNS = readNumberVariable(process.env, "BENCH_RUNS");
@@ -34,10 +38,29 @@ interface Lhr {
   audits: Record<string, { numericValue?: number; details?: { items?: Array<Record<string, unknown>> } }>;
   runtimeError?: { message: string };
   environment?: { benchmarkIndex?: number };
+  configSettings: { throttlingMethod: string; throttling: { cpuSlowdownMultiplier: number } };
 }
 
-/** One cold Lighthouse run in a fresh Chromium. */
-export async function lighthouseRun(url: string): Promise<Run> {
+/**
+ * The page Lighthouse loads, when the bench runs as a slower host (`--host-index`): Chromium's
+ * CPU slowed to that host's first. In simulated mode Lighthouse leaves CPU throttling set before
+ * it alone (it clears only the network's), so its trace is that host's, and its simulation then
+ * multiplies the trace's tasks by that host's multiplier. Undefined on this machine's own index.
+ */
+async function slowedPage(
+  port: number,
+  cpu: CpuThrottling,
+): Promise<{ browser: Browser; page: Page } | undefined> {
+  if (cpu.hostSlowdown === 1) return undefined;
+  const puppeteer = await import("puppeteer-core");
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null });
+  const page = await browser.newPage();
+  await (await page.createCDPSession()).send("Emulation.setCPUThrottlingRate", { rate: cpu.hostSlowdown });
+  return { browser, page };
+}
+
+/** One cold Lighthouse run in a fresh Chromium, its CPU multiplier `cpu.multiplier`. */
+export async function lighthouseRun(url: string, cpu: CpuThrottling): Promise<Run> {
   // Lighthouse is an ES module; tsx runs this file as CommonJS, so it is imported dynamically.
   const { default: lighthouse } = await import("lighthouse");
   const chrome = await chromeLauncher.launch({
@@ -45,11 +68,29 @@ export async function lighthouseRun(url: string): Promise<Run> {
     // The bench's HTTPS front (bench/https-front.ts) has a throwaway certificate for 127.0.0.1.
     chromeFlags: [...chromiumFlags, "--headless=new", "--ignore-certificate-errors"],
   });
+  let slowed: Awaited<ReturnType<typeof slowedPage>>;
   try {
-    const result = await lighthouse(url, { port: chrome.port, logLevel: "error", output: "json" });
+    slowed = await slowedPage(chrome.port, cpu);
+    const result = await lighthouse(
+      url,
+      {
+        port: chrome.port,
+        logLevel: "error",
+        output: "json",
+        throttling: { cpuSlowdownMultiplier: cpu.multiplier },
+      },
+      undefined,
+      slowed?.page,
+    );
     const lhr = result?.lhr as unknown as Lhr | undefined;
     if (!lhr) throw new Error(`Lighthouse returned nothing for ${url}`);
     if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+    const { throttlingMethod, throttling } = lhr.configSettings;
+    if (throttlingMethod !== "simulate" || throttling.cpuSlowdownMultiplier !== cpu.multiplier) {
+      throw new Error(
+        `Lighthouse ran ${throttlingMethod} at ${throttling.cpuSlowdownMultiplier}x, not simulate at ${cpu.multiplier}x`,
+      );
+    }
     const audit = (id: string): number => {
       const value = lhr.audits[id]?.numericValue;
       if (value === undefined) throw new Error(`Lighthouse audit ${id} has no value for ${url}`);
@@ -72,6 +113,7 @@ export async function lighthouseRun(url: string): Promise<Run> {
       benchmarkIndex: lhr.environment?.benchmarkIndex ?? 0,
     };
   } finally {
+    await slowed?.browser.disconnect();
     chrome.kill();
   }
 }
@@ -80,10 +122,10 @@ export async function lighthouseRun(url: string): Promise<Run> {
  * A run that Lighthouse itself reports as broken (for example NO_NAVSTART, a trace that missed the
  * navigation, which Lighthouse asks to retry) is run again, up to `attempts` times.
  */
-export async function lighthouseRunWithRetry(url: string, attempts = 3): Promise<Run> {
+export async function lighthouseRunWithRetry(url: string, cpu: CpuThrottling, attempts = 3): Promise<Run> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await lighthouseRun(url);
+      return await lighthouseRun(url, cpu);
     } catch (error) {
       if (attempt >= attempts) throw error;
       console.warn(`  retrying: ${error instanceof Error ? error.message : String(error)}`);
@@ -105,6 +147,7 @@ export interface MeasuredPage<Key extends string> {
  */
 export async function compare<Key extends string>(
   pages: Array<MeasuredPage<Key>>,
+  cpu: CpuThrottling,
   runs = RUNS,
   onRun: (label: string, run: Run) => void = () => undefined,
 ): Promise<Record<Key, Run[]>> {
@@ -112,7 +155,7 @@ export async function compare<Key extends string>(
   for (let index = 0; index < runs; index += 1) {
     for (let step = 0; step < pages.length; step += 1) {
       const page = pages[(index + step) % pages.length];
-      const run = await lighthouseRunWithRetry(page.url);
+      const run = await lighthouseRunWithRetry(page.url, cpu);
       onRun(`${page.label} ${index + 1}/${runs}`, run);
       results[page.key].push(run);
     }

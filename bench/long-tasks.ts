@@ -1,24 +1,28 @@
 /**
  * The longest main-thread task after the first paint: each page opened cold (a fresh Chromium) at
- * phone size with the CPU 4x slower (CDP `Emulation.setCPUThrottlingRate`), no input, watched by a
- * `PerformanceObserver` for `longtask` entries (tasks over 50 ms) from before the page's first
- * byte, until its scripts have started, React has taken the page over and nothing has been busy
- * for QUIET_MS. Pages are measured interleaved (ours, its twin, ours, its twin...) and the
- * medians compared: what a visitor's tap could wait behind while the page reads as ready.
- * `npx tsx bench/long-tasks.ts` measures the built site's three kinds of page and their twins on
- * their own (`BENCH_RUNS` runs each); `npm run bench` measures them with the rest.
+ * phone size with the CPU slowed to the bench's phone (CDP `Emulation.setCPUThrottlingRate` at the
+ * calibrated rate, bench/cpu.ts), no input, watched by a `PerformanceObserver` for `longtask`
+ * entries (tasks over 50 ms) from before the page's first byte, until its scripts have started,
+ * React has taken the page over and nothing has been busy for QUIET_MS. The watch asks the page
+ * only through small `Runtime.evaluate` expressions: Playwright's own helpers (`waitForFunction`)
+ * put its injected script in the page first, one task of 100 to 180 ms on that CPU after the first
+ * paint, on the twin as on ours. Pages are measured interleaved (ours, its twin, ours, its
+ * twin...) and the medians compared: what a visitor's tap could wait behind while the page reads
+ * as ready. `npx tsx bench/long-tasks.ts` measures the built site's three kinds of page and their
+ * twins on their own (`BENCH_RUNS` runs each; `--host-index`, `--multiplier` as for `npm run
+ * bench`); `npm run bench` measures them with the rest.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { CDPSession, Page } from "playwright-core";
 import { buildSiteIfStale } from "../scripts/site-build";
 import { readNumberVariable } from "../supabase/functions/_shared/contract/variables";
 import { ROOT, startStack } from "../test/support/stack";
+import { calibrateCpu, type CpuThrottling } from "./cpu";
+import { median } from "./stats";
 import { writeTwin } from "./twin";
 import { launchChromium, VIEWPORTS } from "../test/support/browser";
 
-/** Chrome DevTools' "4x slowdown", the CPU Lighthouse's mobile preset simulates. */
-export const LONG_TASK_CPU_SLOWDOWN = 4;
 /** Runs per page. */
 export const LONG_TASK_RUNS = 5;
 /** The most the longest task after the first paint may exceed the twin's (issue 29). */
@@ -27,12 +31,6 @@ export const TARGET_LONG_TASK_EXTRA_MS = 30;
 export const QUIET_MS = 1_500;
 /** The longest a watch lasts after `load`. */
 const WATCH_LIMIT_MS = 20_000;
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 export interface TaskEntry {
   startTime: number;
@@ -116,50 +114,61 @@ const OBSERVE = `(() => {
 /**
  * Whether the page's scripts have nothing left to do: a page that holds Gatsby's scripts (the
  * `<template id="gatsby-scripts">`) once React has taken it over, a page without them (the twin)
- * once it has loaded.
+ * once it has loaded. An expression, evaluated as it is.
  */
-const scriptsSettled = (): boolean => {
-  if (document.readyState !== "complete") return false;
-  if (!document.getElementById("gatsby-scripts")) return true;
-  const root = document.getElementById("gatsby-focus-wrapper");
-  return root !== null && Object.keys(root).some((key) => key.startsWith("__reactFiber"));
-};
+const SCRIPTS_SETTLED = `document.readyState === "complete" &&
+  (!document.getElementById("gatsby-scripts") ||
+    Object.keys(document.getElementById("gatsby-focus-wrapper") || {}).some((key) => key.startsWith("__reactFiber")))`;
 
-async function untilQuiet(page: Page): Promise<number> {
-  await page.waitForFunction(scriptsSettled, undefined, { timeout: WATCH_LIMIT_MS });
+/** What the page's expression gives, asked through CDP alone (see the opening comment). */
+async function pageValue<Value>(cdp: CDPSession, expression: string): Promise<Value> {
+  const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
+    expression,
+    returnByValue: true,
+  });
+  if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.text}`);
+  return result.value as Value;
+}
+
+async function untilQuiet(page: Page, cdp: CDPSession): Promise<number> {
   const deadline = Date.now() + WATCH_LIMIT_MS;
+  while (!(await pageValue<boolean>(cdp, SCRIPTS_SETTLED))) {
+    if (Date.now() > deadline)
+      throw new Error(`The page's scripts did not settle within ${WATCH_LIMIT_MS} ms`);
+    await page.waitForTimeout(100);
+  }
   let lastRequest = Date.now();
   page.on("request", () => (lastRequest = Date.now()));
   page.on("requestfinished", () => (lastRequest = Date.now()));
   for (;;) {
     await page.waitForTimeout(250);
-    const sinceBusy = await page.evaluate(
-      () => performance.now() - (window as unknown as { __lastBusy: number }).__lastBusy,
-    );
+    const sinceBusy = await pageValue<number>(cdp, "performance.now() - window.__lastBusy");
     if ((sinceBusy >= QUIET_MS && Date.now() - lastRequest >= QUIET_MS) || Date.now() > deadline) {
-      return page.evaluate(() => performance.now());
+      return pageValue<number>(cdp, "performance.now()");
     }
   }
 }
 
-/** One cold visit to `url` with the CPU slowed: its long tasks after the first paint. */
-export async function longTaskRun(url: string): Promise<LongTaskRun> {
+/** One cold visit to `url` with the CPU slowed to `cpu.rate`: its long tasks after the first paint. */
+export async function longTaskRun(url: string, cpu: CpuThrottling): Promise<LongTaskRun> {
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: LONG_TASK_CPU_SLOWDOWN });
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu.rate });
     await page.addInitScript(OBSERVE);
     await page.goto(url, { waitUntil: "load" });
-    const watchedMs = await untilQuiet(page);
-    const { tasks, firstPaintMs } = await page.evaluate(() => ({
-      tasks: (window as unknown as { __longTasks: TaskEntry[] }).__longTasks,
-      firstPaintMs:
-        performance.getEntriesByName("first-paint")[0]?.startTime ??
-        performance.getEntriesByName("first-contentful-paint")[0]?.startTime ??
-        0,
-    }));
+    const watchedMs = await untilQuiet(page, cdp);
+    const { tasks, firstPaintMs } = await pageValue<{ tasks: TaskEntry[]; firstPaintMs: number }>(
+      cdp,
+      `({
+        tasks: window.__longTasks,
+        firstPaintMs:
+          (performance.getEntriesByName("first-paint")[0] ||
+            performance.getEntriesByName("first-contentful-paint")[0] || { startTime: 0 }).startTime,
+      })`,
+    );
     return { ...tasksAfterPaint(tasks, firstPaintMs), firstPaintMs, watchedMs };
   } finally {
     await browser.close();
@@ -187,6 +196,7 @@ const summarise = (runs: LongTaskRun[]): LongTaskSummary => ({
 /** Every page `runs` times, interleaved (see `interleaved`), summarised by page. */
 export async function measureLongTasks<Key extends string>(
   pages: Array<LongTaskPage<Key>>,
+  cpu: CpuThrottling,
   runs = LONG_TASK_RUNS,
   onRun: (label: string, run: LongTaskRun) => void = () => undefined,
 ): Promise<Record<Key, LongTaskSummary>> {
@@ -195,7 +205,7 @@ export async function measureLongTasks<Key extends string>(
     LongTaskRun[]
   >;
   for (const page of interleaved(pages, runs)) {
-    const run = await longTaskRun(page.url);
+    const run = await longTaskRun(page.url, cpu);
     byKey[page.key].push(run);
     onRun(`${page.label} ${byKey[page.key].length}/${runs}`, run);
   }
@@ -212,6 +222,7 @@ export const longTaskLine = (run: LongTaskRun): string =>
 /** The built site's landing page, newest Effect and archive, each beside its twin, on local stacks. */
 async function main(): Promise<void> {
   const runs = readNumberVariable(process.env, "BENCH_RUNS");
+  const cpu = await calibrateCpu();
   buildSiteIfStale();
   const twin = writeTwin(path.join(ROOT, "public"), path.join(ROOT, "bench", ".tmp", "twin"));
   const [site, twinSite] = await Promise.all([startStack(), startStack({ PUBLIC_DIR: twin.dir })]);
@@ -229,10 +240,8 @@ async function main(): Promise<void> {
       { key: label, label, url: `${site.url}${pathname}` },
       { key: `${label} twin`, label: `${label}'s twin`, url: `${twinSite.url}${pathname}` },
     ]);
-    console.log(
-      `Long tasks after the first paint, CPU ${LONG_TASK_CPU_SLOWDOWN}x slower, ${runs} runs each...`,
-    );
-    const summaries = await measureLongTasks(pages, runs, (label, run) =>
+    console.log(`Long tasks after the first paint, CPU ${cpu.rate}x slower, ${runs} runs each...`);
+    const summaries = await measureLongTasks(pages, cpu, runs, (label, run) =>
       console.log(`  ${label}: ${longTaskLine(run)}`),
     );
     for (const [label] of paths) {

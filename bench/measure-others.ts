@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../test/support/stack";
+import type { CpuThrottling } from "./cpu";
 import { type YearResults, RESULTS_FILE as YEAR_RESULTS_FILE } from "./build-year";
 import { dialogLatencyLine, measureDialogLatencyOnLocalStack, type DialogLatency } from "./dialog-latency";
 import type { HostileMailResults } from "./hostile-mail";
@@ -42,10 +43,10 @@ export interface ScriptResults {
 }
 
 /** The dialog's reaction time, in this process; a failure is reported and fails the run as a whole. */
-async function dialogBench(): Promise<{ result: DialogLatency | null; error?: string }> {
-  console.log(`\nThe signup dialog's reaction time (npm run bench:dialog)...`);
+async function dialogBench(cpu: CpuThrottling): Promise<{ result: DialogLatency | null; error?: string }> {
+  console.log(`\nThe signup dialog's reaction time (npm run bench:dialog), CPU ${cpu.rate}x slower...`);
   try {
-    const result = await measureDialogLatencyOnLocalStack();
+    const result = await measureDialogLatencyOnLocalStack(cpu);
     console.log(`  ${dialogLatencyLine(result)}`);
     return { result };
   } catch (error) {
@@ -78,11 +79,14 @@ const skippedScript = (script: string): ScriptRun => ({
   output: `skipped (BENCH_SKIP), run \`npm run ${script}\``,
 });
 
-export async function measureOthers(skip: ReadonlySet<Skippable>): Promise<OtherMeasures> {
+export async function measureOthers(
+  skip: ReadonlySet<Skippable>,
+  cpu: CpuThrottling,
+): Promise<OtherMeasures> {
   const firstVisit = await measureFirstVisitJs();
   const dialog = skip.has("dialog")
     ? { result: null, error: "skipped (BENCH_SKIP), run `npm run bench:dialog`" }
-    : await dialogBench();
+    : await dialogBench(cpu);
   const script = (piece: Skippable, name: string, title: string) =>
     skip.has(piece) ? skippedScript(name) : benchScript(name, title);
   return {

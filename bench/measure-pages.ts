@@ -3,23 +3,19 @@
  * beside its no-JavaScript twin (bench/twin.ts) and the landing page's text ceiling
  * (bench/ceiling-page.ts), each served by a local stack of its own behind an HTTPS front
  * (bench/https-front.ts); the longest task after the first paint (bench/long-tasks.ts); the first
- * tap on a phone (bench/first-tap.ts). The stacks and the copies are gone when it returns.
+ * tap on a phone (bench/first-tap.ts). All on the one calibrated CPU (bench/cpu.ts). The stacks
+ * and the copies are gone when it returns.
  */
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { ROOT, startStack } from "../test/support/stack";
 import { writeCeilingPage } from "./ceiling-page";
+import type { CpuThrottling } from "./cpu";
 import { measureFirstTap, phoneDescription, TAP_RUNS, type TapResult } from "./first-tap";
 import { ms } from "./format";
 import { startHttpsFront } from "./https-front";
 import { compare, RUNS, type MeasuredPage, type Run } from "./lighthouse";
-import {
-  LONG_TASK_CPU_SLOWDOWN,
-  LONG_TASK_RUNS,
-  longTaskLine,
-  measureLongTasks,
-  type LongTaskSummary,
-} from "./long-tasks";
+import { LONG_TASK_RUNS, longTaskLine, measureLongTasks, type LongTaskSummary } from "./long-tasks";
 import type { Skippable } from "./pieces";
 import { summarise } from "./run-summary";
 import { writeTwin } from "./twin";
@@ -61,7 +57,7 @@ function newestEffectPath(): string | null {
   return feed.items[0] ? new URL(feed.items[0].url).pathname : null;
 }
 
-export async function measurePages(skip: ReadonlySet<Skippable>): Promise<PageMeasures> {
+export async function measurePages(skip: ReadonlySet<Skippable>, cpu: CpuThrottling): Promise<PageMeasures> {
   const ceilingDir = path.join(__dirname, ".tmp", "ceiling");
   const ceilingTextChars = writeCeilingPage(ceilingDir);
   const twin = writeTwin(path.join(ROOT, "public"), path.join(__dirname, ".tmp", "twin"));
@@ -100,9 +96,10 @@ export async function measurePages(skip: ReadonlySet<Skippable>): Promise<PageMe
     ];
     const pages = pagesOn(front.url, twinFront.url, ceilingFront.url);
     console.log(
-      `Lighthouse, mobile, simulated throttling, over HTTPS and HTTP/2, ${RUNS} runs each (about ${Math.round((RUNS * pages.length * 16) / 60)} min)...`,
+      `Lighthouse, mobile, simulated throttling, CPU ${cpu.multiplier}x, over HTTPS and HTTP/2, ${RUNS} runs each ` +
+        `(about ${Math.round((RUNS * pages.length * 16) / 60)} min)...`,
     );
-    const measured = await compare(pages, RUNS, (label, run) =>
+    const measured = await compare(pages, cpu, RUNS, (label, run) =>
       console.log(`  ${label}: performance ${run.performance}, LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)}`),
     );
     // Without a published Effect the loop never ran one.
@@ -118,15 +115,17 @@ export async function measurePages(skip: ReadonlySet<Skippable>): Promise<PageMe
       (page) => page.key !== "ceiling",
     );
     console.log(
-      `\nThe longest task after the first paint, CPU ${LONG_TASK_CPU_SLOWDOWN}x slower, cold, no input, ` +
+      `\nThe longest task after the first paint, CPU ${cpu.rate}x slower, cold, no input, ` +
         `${LONG_TASK_RUNS} runs each (bench/long-tasks.ts)...`,
     );
-    longTasks = (await measureLongTasks(longTaskPages, LONG_TASK_RUNS, (label, run) =>
+    longTasks = (await measureLongTasks(longTaskPages, cpu, LONG_TASK_RUNS, (label, run) =>
       console.log(`  ${label}: ${longTaskLine(run)}`),
     )) as Record<PageKey, LongTaskSummary>;
     if (!skip.has("tap")) {
-      console.log(`\nThe first tap on a phone (${phoneDescription()}), ${TAP_RUNS} cold visits per delay...`);
-      taps = await measureFirstTap([{ label: "landing", url: `${site.url}/` }], TAP_RUNS, (line) =>
+      console.log(
+        `\nThe first tap on a phone (${phoneDescription(cpu)}), ${TAP_RUNS} cold visits per delay...`,
+      );
+      taps = await measureFirstTap([{ label: "landing", url: `${site.url}/` }], cpu, TAP_RUNS, (line) =>
         console.log(`  ${line}`),
       );
     }

@@ -9,13 +9,14 @@ import path from "node:path";
 import { kb } from "../test/support/first-visit";
 import { ROOT } from "../test/support/stack";
 import { yearSummary } from "./build-year";
-import { CPU_SLOWDOWN, dialogLatencyLine, TARGET_MEDIAN_MS } from "./dialog-latency";
+import { busyWarning, cpuLine, TARGET_INDEX, type CpuThrottling } from "./cpu";
+import { dialogLatencyLine, TARGET_MEDIAN_MS } from "./dialog-latency";
 import { sendSummary } from "./effect-send";
 import { PHONE, phoneDescription, tapLine, TAP_RUNS } from "./first-tap";
 import { bytesExact, ms, ratio } from "./format";
 import { TARGET_FIRST_VISIT_BYTES, type Verdict } from "./judge";
 import { CATEGORIES, RUNS, type Run } from "./lighthouse";
-import { LONG_TASK_CPU_SLOWDOWN, LONG_TASK_RUNS } from "./long-tasks";
+import { LONG_TASK_RUNS } from "./long-tasks";
 import type { Machine } from "./machine";
 import type { OtherMeasures, ScriptResults } from "./measure-others";
 import { ARCHIVE_PATH, type PageMeasures } from "./measure-pages";
@@ -28,6 +29,8 @@ import { markdownTable, textTable } from "./table";
 export interface Report {
   /** The machine, with its load average after the run. */
   machine: Machine & { loadAverageAfter: number[] };
+  /** The one CPU slowdown of the run (bench/cpu.ts). */
+  cpu: CpuThrottling;
   pages: PageMeasures;
   others: OtherMeasures;
   results: ScriptResults;
@@ -84,7 +87,25 @@ function lighthouseRows({
   ]);
 }
 
-const LONG_TASK_HEADER = [`CPU ${LONG_TASK_CPU_SLOWDOWN}x, median of ${LONG_TASK_RUNS}`, ...HEADER.slice(1)];
+const longTaskHeader = (cpu: CpuThrottling) => [
+  `CPU ${cpu.rate}x, median of ${LONG_TASK_RUNS}`,
+  ...HEADER.slice(1),
+];
+
+/** The benchmark index Lighthouse measured at the start of each of its runs, every page's. */
+const lighthouseIndexes = (runs: PageMeasures["runs"]): number[] =>
+  Object.values(runs)
+    .flat()
+    .map((run) => run.benchmarkIndex)
+    .filter((index) => index > 0);
+
+/** The Lighthouse that ran (13 and up is what PageSpeed Insights runs). */
+const lighthouseVersion = (): string =>
+  (
+    JSON.parse(readFileSync(path.join(ROOT, "node_modules/lighthouse/package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
 
 /** Each page's longest task after the first paint and its blocking time, in the Lighthouse table's columns. */
 function longTaskRows(longTasks: PageMeasures["longTasks"]): string[][] {
@@ -141,15 +162,18 @@ function signupSummary(ran: boolean): string {
 }
 
 /** The tables and the targets, in the terminal. */
-export function printReport({ pages, others, verdicts }: Report): void {
+export function printReport({ cpu, pages, others, verdicts }: Report): void {
   const { summary, longTasks, taps } = pages;
   const { dialog, firstVisit } = others;
+  console.log(`\n${cpuLine(cpu)}`);
+  const busy = busyWarning(cpu, lighthouseIndexes(pages.runs));
+  if (busy) console.warn(busy);
   console.log(
-    `\nLighthouse (median of ${RUNS} runs, TBT their mean; twin = the same build without scripts):\n`,
+    `\nLighthouse ${lighthouseVersion()} (CPU ${cpu.multiplier}x, median of ${RUNS} runs, TBT their mean; twin = the same build without scripts):\n`,
   );
   console.log(textTable(HEADER, lighthouseRows(summary)));
   console.log(`\nLong tasks after the first paint (bench/long-tasks.ts):\n`);
-  console.log(textTable(LONG_TASK_HEADER, longTaskRows(longTasks)));
+  console.log(textTable(longTaskHeader(cpu), longTaskRows(longTasks)));
   console.log("\nTargets:");
   for (const { target, met, detail } of verdicts)
     console.log(`  ${met ? "met   " : "MISSED"}  ${target}: ${detail}`);
@@ -173,7 +197,14 @@ function replaceGeneratedBlock(file: string, generated: string): void {
 }
 
 /** Every number of the run in bench/results.json, and its tables in bench/RESULTS.md. */
-export function writeReport({ machine: measured, pages, others, results: scripts, verdicts }: Report): void {
+export function writeReport({
+  machine: measured,
+  cpu,
+  pages,
+  others,
+  results: scripts,
+  verdicts,
+}: Report): void {
   const { twin, ceilingTextChars, effectPath, runs, summary, longTasks, taps } = pages;
   const { firstVisit, dialog, signup, send, supabaseSend, cpuSend, hostileMail, year } = others;
   const { yearResults, supabaseResults, cpuResults, hostileResults } = scripts;
@@ -191,12 +222,25 @@ export function writeReport({ machine: measured, pages, others, results: scripts
     loadAverageAfter: measured.loadAverageAfter.map((value) => Number(value.toFixed(2))),
     otherHeavyWork: neighbours,
   };
+  const version = lighthouseVersion();
+  const busy = busyWarning(cpu, lighthouseIndexes(runs));
   const results = {
     date: new Date().toISOString(),
     commit,
     machine,
+    cpu: {
+      ...cpu,
+      targetIndex: TARGET_INDEX,
+      busyDuringRuns: busy,
+      rule: "multiplier = host index / target index (Lighthouse's throttling guide, https://github.com/GoogleChrome/lighthouse/blob/main/docs/throttling.md, 'Calibrating the CPU slowdown'), one decimal, 1 to 20; DevTools throttles at host slowdown x multiplier (bench/cpu.ts)",
+    },
     lighthouse: {
-      settings: { formFactor: "mobile", throttling: "simulated (Lighthouse defaults)", runs: RUNS },
+      settings: {
+        version,
+        formFactor: "mobile",
+        throttling: `simulated (Lighthouse's defaults but cpuSlowdownMultiplier ${cpu.multiplier})`,
+        runs: RUNS,
+      },
       twinPage: {
         htmlFiles: twin.htmlFiles,
         removed: twin.removed,
@@ -214,7 +258,7 @@ export function writeReport({ machine: measured, pages, others, results: scripts
     },
     longTasks: {
       settings: {
-        cpuSlowdown: LONG_TASK_CPU_SLOWDOWN,
+        cpuSlowdown: cpu.rate,
         runs: LONG_TASK_RUNS,
         viewport: "390x844",
         cold: true,
@@ -223,7 +267,7 @@ export function writeReport({ machine: measured, pages, others, results: scripts
     },
     targets: verdicts,
     firstVisitJs: { ...firstVisit, targetBytes: TARGET_FIRST_VISIT_BYTES },
-    firstTap: { phone: PHONE, taps },
+    firstTap: { phone: { ...PHONE, cpuSlowdown: cpu.rate }, taps },
     dialogLatency: dialog.result ?? { notMeasured: dialog.error },
     signupLoad: signup,
     effectSend: send,
@@ -235,11 +279,16 @@ export function writeReport({ machine: measured, pages, others, results: scripts
   writeFileSync(path.join(__dirname, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   const generated = [
     `Latest run: ${results.date.slice(0, 16).replace("T", " ")} UTC, commit \`${commit}\`, ${machine.cpus} CPUs ` +
-      `(${machine.cpuModel}, Lighthouse benchmark index ${Math.round(benchmarkIndex)}), load average ${machine.loadAverageBefore[0]} before and ${machine.loadAverageAfter[0]} after` +
+      `(${machine.cpuModel}, Lighthouse benchmark index ${Math.round(benchmarkIndex)} in its runs), load average ${machine.loadAverageBefore[0]} before and ${machine.loadAverageAfter[0]} after` +
       (neighbours.length > 0 ? `, with other heavy work running (${neighbours.length} processes)` : "") +
       ". Reproduce with `npm run bench`.",
     "",
-    `Lighthouse, mobile emulation, simulated throttling, median of ${RUNS} runs each (Total Blocking Time: their ` +
+    `The CPU, the same phone on every machine (bench/cpu.ts): ${cpuLine(cpu)} Every measure below that slows the ` +
+      `CPU uses it: Lighthouse's multiplier ${cpu.multiplier}x (host index / ${TARGET_INDEX}, Lighthouse's throttling ` +
+      `guide), DevTools throttling at ${cpu.rate}x.` +
+      (busy ? ` **${busy}**` : ""),
+    "",
+    `Lighthouse ${version}, mobile emulation, simulated throttling at CPU ${cpu.multiplier}x, median of ${RUNS} runs each (Total Blocking Time: their ` +
       `mean, as its runs are about 0 or about 70 ms on every page; docs/testing.md), alternated, every page served by ` +
       `its own local stack behind an HTTPS and HTTP/2 front, as the host serves it (one connection for all ` +
       `requests; bench/https-front.ts). The twin is the same build with its scripts taken out (${twin.removed} scripts, preloads ` +
@@ -252,11 +301,11 @@ export function writeReport({ machine: measured, pages, others, results: scripts
     markdownTable(HEADER, lighthouseRows(summary)),
     "",
     `The longest main-thread task after the first paint and the blocking time after it (each long task's time ` +
-      `over 50 ms), Chromium at 390 px with the CPU ${LONG_TASK_CPU_SLOWDOWN}x slower, cold, no input, watched until ` +
+      `over 50 ms), Chromium at 390 px with the CPU ${cpu.rate}x slower, cold, no input, watched until ` +
       `the scripts have started, React has taken the page over and nothing is busy (bench/long-tasks.ts), median of ` +
       `${LONG_TASK_RUNS} interleaved runs:`,
     "",
-    markdownTable(LONG_TASK_HEADER, longTaskRows(longTasks)),
+    markdownTable(longTaskHeader(cpu), longTaskRows(longTasks)),
     "",
     "| target | met | result |",
     "| --- | --- | --- |",
@@ -270,7 +319,7 @@ export function writeReport({ machine: measured, pages, others, results: scripts
       `${kb(firstVisit.budgetBytes)}; \`npm run size\` lists it per file).`,
     "",
     taps.length > 0
-      ? `The first tap on "Join the Movement" on a phone (${phoneDescription()}; one cold visit per tap, ${TAP_RUNS} per ` +
+      ? `The first tap on "Join the Movement" on a phone (${phoneDescription(cpu)}; one cold visit per tap, ${TAP_RUNS} per ` +
         `delay), from the tap's \`pointerdown\` to the first frame drawn with the dialog visible: ` +
         taps.map((tap) => `${tap.afterLoadMs / 1000} s after load, ${tapLine(tap)}`).join("; ") +
         "."
@@ -278,7 +327,7 @@ export function writeReport({ machine: measured, pages, others, results: scripts
     "",
     dialog.result
       ? `"Join the Movement" to its dialog (\`npm run bench:dialog\`), the landing page in Chromium with the CPU ` +
-        `${CPU_SLOWDOWN}x slower, after hydration, from the click event's time stamp to the first frame drawn with the ` +
+        `${dialog.result.cpuSlowdown}x slower, after hydration, from the click event's time stamp to the first frame drawn with the ` +
         `dialog visible: ${dialogLatencyLine(dialog.result)}.`
       : `The dialog's reaction time was not measured: ${dialog.error}.`,
     "",

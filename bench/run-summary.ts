@@ -2,12 +2,7 @@
  * A page's Lighthouse runs summed up into one number each (bench/lighthouse.ts runs them).
  */
 import type { Run } from "./lighthouse";
-
-export const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
+import { median } from "./stats";
 
 const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: Lighthouse on the landing page, the newest Effect's page and the archive, each
+ * `npm run bench`: Lighthouse 13 on the landing page, the newest Effect's page and the archive, each
  * beside its no-JavaScript twin (and the ceiling page), the JavaScript a first visit downloads,
  * the first tap on a phone (bench/first-tap.ts), how fast the signup dialog opens once the scripts
  * are in (`npm run bench:dialog`), the signup endpoint under load (`npm run bench:signup`), an
@@ -8,17 +8,21 @@
  * twin (`npm run bench:send-effect-cpu`), returned mail of hostile shapes (`npm run
  * bench:hostile-mail`), 3,650 Effects built cold and after one new Effect, and
  * searched (`npm run bench:build-year`), and the longest main-thread task after the first paint on
- * each kind of page and its twin with the CPU 4x slower (bench/long-tasks.ts). Prints the machine
- * it ran on (CPU model, Lighthouse's benchmark index), the tables, writes
- * bench/results.json and bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
+ * each kind of page and its twin (bench/long-tasks.ts). Every part that slows the CPU slows it to
+ * the same phone, whatever the machine: first the machine's benchmark index is measured and the
+ * multiplier calibrated from it (bench/cpu.ts; `npm run bench -- --host-index 1200` runs as a
+ * slower host would, `--multiplier M` sets the multiplier). Prints the machine it ran on (CPU
+ * model, benchmark index, multiplier), the tables, writes bench/results.json and
+ * bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
  * `BENCH_SKIP=tap,dialog,signup,send,supabase,cpu,hostile,year` leaves those pieces out (for a quick check of the rest).
  *
- * The run in steps, each in its own module: measure the pages (bench/measure-pages.ts) and the
- * rest (bench/measure-others.ts), judge them against the targets (bench/judge.ts), report
- * (bench/report.ts).
+ * The run in steps, each in its own module: calibrate the CPU (bench/cpu.ts), measure the pages
+ * (bench/measure-pages.ts) and the rest (bench/measure-others.ts), judge them against the
+ * targets (bench/judge.ts), report (bench/report.ts).
  */
 import os from "node:os";
 import { buildSiteIfStale } from "../scripts/site-build";
+import { calibrateCpu } from "./cpu";
 import { judge } from "./judge";
 import { machineBefore } from "./machine";
 import { measureOthers, scriptResults } from "./measure-others";
@@ -29,13 +33,14 @@ import { printReport, writeReport } from "./report";
 async function main(): Promise<void> {
   const skip = skippedPieces();
   const machine = machineBefore();
+  const cpu = await calibrateCpu();
   buildSiteIfStale();
-  const pages = await measurePages(skip);
-  const others = await measureOthers(skip);
+  const pages = await measurePages(skip, cpu);
+  const others = await measureOthers(skip, cpu);
   const loadAverageAfter = os.loadavg();
   const results = scriptResults(others);
-  const verdicts = judge(pages, others, results);
-  const report = { machine: { ...machine, loadAverageAfter }, pages, others, results, verdicts };
+  const verdicts = judge(pages, others, results, cpu);
+  const report = { machine: { ...machine, loadAverageAfter }, cpu, pages, others, results, verdicts };
   printReport(report);
   writeReport(report);
 }

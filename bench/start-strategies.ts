@@ -8,6 +8,7 @@
  *  - prefetch: fetch them at idle after `load` (`<link rel="prefetch">`), run them on the first
  *    interaction.
  * For each: Lighthouse (mobile, simulated throttling) and the first tap on a phone (bench/first-tap.ts),
+ * on the calibrated CPU (bench/cpu.ts; `--host-index`, `--multiplier` as for `npm run bench`),
  * rounds rotated. Prints the medians. Not part of `npm run bench`: it backs a decision, recorded
  * in bench/RESULTS.md and the README.
  */
@@ -15,10 +16,11 @@ import path from "node:path";
 import { STARTER_SCRIPT } from "../src/loading/script-starter";
 import { SCRIPTS_TEMPLATE_ID } from "../src/loading/starter-names";
 import { buildSiteIfStale } from "../scripts/site-build";
+import { calibrateCpu } from "./cpu";
 import { ROOT, startStack } from "../test/support/stack";
 import { measureFirstTap, phoneDescription, TAP_RUNS, type TapResult } from "./first-tap";
 import { lighthouseRunWithRetry, RUNS, type Run } from "./lighthouse";
-import { median } from "./run-summary";
+import { median } from "./stats";
 import { textTable } from "./table";
 import { writeRewrittenCopy, writeTwin } from "./twin";
 
@@ -61,6 +63,7 @@ const rewriteStarter = (starter: string) => (html: string) =>
     : { html, removed: 0 };
 
 async function main(): Promise<void> {
+  const cpu = await calibrateCpu();
   buildSiteIfStale();
   const publicDir = path.join(ROOT, "public");
   const tmp = path.join(ROOT, "bench", ".tmp");
@@ -90,7 +93,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < RUNS; round += 1) {
       for (let step = 0; step < names.length; step += 1) {
         const index = (round + step) % names.length;
-        const run = await lighthouseRunWithRetry(`${stacks[index].url}/`);
+        const run = await lighthouseRunWithRetry(`${stacks[index].url}/`, cpu);
         runs[index].push(run);
         console.log(
           `  ${names[index]} ${round + 1}/${RUNS}: performance ${run.performance}, LCP ${Math.round(run.lcpMs)} ms, TBT ${Math.round(run.tbtMs)} ms`,
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
     // The twin has no dialog to open.
     taps = await measureFirstTap(
       names.slice(0, 3).map((label, index) => ({ label, url: `${stacks[index].url}/` })),
+      cpu,
       TAP_RUNS,
       (line) => console.log(`  ${line}`),
     );
@@ -113,8 +117,8 @@ async function main(): Promise<void> {
     return result ? `${Math.round(result.medianMs)} ms (max ${result.maxMs})` : "-";
   };
   console.log(
-    `\nLighthouse (mobile, simulated throttling), median of ${RUNS}; the tap on "Join the Movement" to ` +
-      `its dialog on a phone (${phoneDescription()}), median of ${TAP_RUNS}:\n`,
+    `\nLighthouse (mobile, simulated throttling, CPU ${cpu.multiplier}x), median of ${RUNS}; the tap on "Join the ` +
+      `Movement" to its dialog on a phone (${phoneDescription(cpu)}), median of ${TAP_RUNS}:\n`,
   );
   console.log(
     textTable(

@@ -29,14 +29,6 @@ async function bundleTimes(page: Page): Promise<{ loadEnd: number; bundleStarts:
   };
 }
 
-// Known race, not yet fixed in the starter: it takes the picture as shown two frames after it
-// decodes, and on a machine whose cores are all busy (two test files at once on 2 cores) Chromium
-// can present that frame after those two frames have run, so the scripts start a few ms before the
-// picture's largest-contentful-paint time (1 fresh-clone run in 6). The fix belongs in
-// src/loading/script-starter.ts (wait for the picture's own LCP entry where there is one); until
-// then a failed test runs again, its first failure printed, and fails for good the second time.
-jest.retryTimes(1, { logErrorsBeforeRetry: true });
-
 describeInBrowser("the page's scripts", () => {
   const site = useSite();
 
@@ -55,6 +47,10 @@ describeInBrowser("the page's scripts", () => {
     // A browser just started fires `load`, and has idle moments, before it shows its first frame in
     // about half the loads here: with a starter that waited for `load` and an idle moment only,
     // 5 of 10 such loads fetched React before the picture was shown. Each visit in a new browser.
+    // The starter waits for the picture's own largest-contentful-paint entry: when it took the
+    // picture as shown two frames after it decoded, a machine whose cores were all busy (two test
+    // files at once on 2 cores) could present the picture after those frames, and the scripts
+    // started a few ms before it (1 fresh-clone run in 6).
     for (let visit = 0; visit < 6; visit++) {
       const browser = await launchChromium();
       try {
@@ -79,6 +75,29 @@ describeInBrowser("the page's scripts", () => {
         await browser.close();
       }
     }
+  });
+
+  it("run one a task in a fixed order, webpack's runtime last, so Gatsby's start has a task of its own", async () => {
+    const { page } = await site.visit("/", undefined, {
+      prepare: (context) =>
+        context.addInitScript(() => {
+          // A script's load event follows its run.
+          const ran: string[] = ((window as unknown as { scriptsRun: string[] }).scriptsRun = []);
+          document.addEventListener(
+            "load",
+            (event) => {
+              if (event.target instanceof HTMLScriptElement && event.target.src)
+                ran.push(new URL(event.target.src).pathname);
+            },
+            true,
+          );
+        }),
+    });
+    const ran = await page.evaluate(() => (window as unknown as { scriptsRun: string[] }).scriptsRun);
+    const bundles = ran
+      .filter((pathname) => /^\/(webpack-runtime|framework|app)-/.test(pathname))
+      .map((pathname) => pathname.replace(/-[0-9a-f]{20}\.js$/, ""));
+    expect(bundles).toEqual(["/framework", "/app", "/webpack-runtime"]);
   });
 
   it("ask Chromium to compile React and Gatsby's runtime while they download, and only those", async () => {

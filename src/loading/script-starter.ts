@@ -5,12 +5,16 @@
  * inside an inert `<template id="gatsby-scripts">` and adds STARTER_SCRIPT, which copies them into
  * the document
  *  - when the browser is first idle after `load`, once it has shown its first contentful frame
- *    and decoded the picture fetched first (the hero's `fetchpriority="high"`), and drawn two
- *    frames since, so the largest element is on the screen: a fresh Chromium fires `load` and
- *    finds idle moments before it shows anything in about half the loads here, and in a
- *    Lighthouse trace React's 43 KB then downloaded before the picture was shown. At most
- *    IDLE_TIMEOUT_MS for all that, and none of it in a hidden tab. They arrive while the visitor
- *    reads and the first tap is answered at once; or
+ *    and the picture fetched first (the hero's `fetchpriority="high"`): a fresh Chromium fires
+ *    `load` and finds idle moments before it shows anything in about half the loads here, and in
+ *    a Lighthouse trace React's 43 KB then downloaded before the picture was shown. The picture
+ *    counts as shown at its own `largest-contentful-paint` entry, which the browser gives once the
+ *    frame holding it is on the screen. Where there is none to wait for (no such entries, an input
+ *    or scroll has ended them, or something larger is already the largest element, so the
+ *    picture never will be), at two frames after the picture is decoded: on a machine whose
+ *    cores are all busy Chromium can present the picture's frame after those two frames.
+ *    At most IDLE_TIMEOUT_MS for all that, and none of it in a hidden tab. They arrive while the
+ *    visitor reads and the first tap is answered at once; or
  *  - at once on a click on a signup trigger (below), or
  *  - at once when the address carries a mail link (`?confirm=`, `?unsubscribe=`): that screen
  *    exists only with them.
@@ -25,6 +29,14 @@
  * If the scripts fail to load, or take longer than TRIGGER_FALLBACK_MS, the link does what it
  * does without JavaScript: it leads to the inline card. Without JavaScript none of this runs and
  * every trigger is a plain link to the card.
+ *
+ * The scripts are put in the document one a task (a message to itself between them): each one's
+ * fetch, and an inline one's compiling, costs the main thread a few milliseconds, and on a slow
+ * phone the five in one task were one long task (issue 41). They download together but run in a
+ * fixed order, each in a task of its own (`async = false`), webpack's runtime last: React's and
+ * Gatsby's files are then only compiled and registered when they run, and all of Gatsby's start
+ * (every module run, React's included) happens when the runtime runs, in a task of its own, not
+ * in the same task as whichever big file happened to arrive last.
  *
  * Plain ES5 in a string, run as an inline module (defer-scripts.tsx): after the document is
  * parsed, before any bundle, in every browser that runs Gatsby's bundles. Its exact text is hashed
@@ -63,19 +75,27 @@ export const STARTER_SCRIPT = `(function () {
     if (!template || !template.content) return;
     var pagePath = d.getElementById("${PAGE_PATH_DATA_ID}");
     if (pagePath) w.pagePath = JSON.parse(pagePath.textContent);
-    var scripts = template.content.querySelectorAll("script");
-    for (var j = 0; j < scripts.length; j++) {
-      var old = scripts[j], copy = d.createElement("script");
+    var found = template.content.querySelectorAll("script"), scripts = [], runtime = [], j = 0;
+    for (var i = 0; i < found.length; i++) {
+      var src = found[i].getAttribute("src") || "";
+      (src.indexOf("/webpack-runtime-") >= 0 ? runtime : scripts).push(found[i]);
+    }
+    scripts = scripts.concat(runtime);
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () {
+      var old = scripts[j++], copy = d.createElement("script");
       if (old.id) copy.id = old.id;
       if (old.hasAttribute("src")) {
         copy.src = old.getAttribute("src");
-        copy.async = true;
+        copy.async = false;
         copy.onerror = fail;
       } else {
         copy.text = old.text;
       }
       d.body.appendChild(copy);
-    }
+      if (j < scripts.length) channel.port2.postMessage(0);
+    };
+    if (scripts.length) channel.port2.postMessage(0);
   }
   d.addEventListener("click", function (event) {
     var trigger = event.target && event.target.closest && event.target.closest("a[data-signup-trigger]");
@@ -97,13 +117,10 @@ export const STARTER_SCRIPT = `(function () {
     }
     setTimeout(begin, ${IDLE_TIMEOUT_MS});
     if (d.visibilityState === "hidden" || !w.requestAnimationFrame) return begin();
+    // Both the first contentful frame and the picture are on the screen: the browser reports
+    // each once the frame holding it is presented.
     function ready() {
-      if (--waiting > 0) return;
-      w.requestAnimationFrame(function () {
-        w.requestAnimationFrame(function () {
-          setTimeout(begin, 0);
-        });
-      });
+      if (--waiting === 0) setTimeout(begin, 0);
     }
     var P = w.PerformanceObserver, types = P && P.supportedEntryTypes;
     if (types && types.indexOf("paint") >= 0) {
@@ -119,8 +136,46 @@ export const STARTER_SCRIPT = `(function () {
       }
     } else ready();
     var picture = d.querySelector('img[fetchpriority="high"]');
-    if (picture && picture.decode) picture.decode().then(ready, ready);
-    else ready();
+    if (!picture || !picture.decode) return ready();
+    var shown = false, largest = 0, lcp = types && types.indexOf("largest-contentful-paint") >= 0;
+    function pictureShown() {
+      if (shown) return;
+      shown = true;
+      ready();
+    }
+    if (lcp) {
+      try {
+        new P(function (list) {
+          var entries = list.getEntries();
+          for (var i = 0; i < entries.length; i++) {
+            var entry = entries[i];
+            largest = Math.max(largest, entry.size);
+            if (entry.element === picture || (entry.url && entry.url === picture.currentSrc)) pictureShown();
+          }
+        }).observe({ type: "largest-contentful-paint", buffered: true });
+        // The browser reports no largest paint after these.
+        var inputs = ["pointerdown", "keydown", "wheel", "scroll"];
+        for (var k = 0; k < inputs.length; k++) w.addEventListener(inputs[k], pictureShown, { capture: true, passive: true });
+      } catch (error) {
+        lcp = false;
+      }
+    }
+    // The area the browser would count for the picture: what of it is on the screen, less when it
+    // is drawn larger than its file.
+    function pictureArea() {
+      var box = picture.getBoundingClientRect(), shownArea = box.width * box.height;
+      var onScreen = Math.max(0, Math.min(box.right, w.innerWidth) - Math.max(box.left, 0)) *
+        Math.max(0, Math.min(box.bottom, w.innerHeight) - Math.max(box.top, 0));
+      return shownArea ? onScreen * Math.min(1, (picture.naturalWidth * picture.naturalHeight) / shownArea) : 0;
+    }
+    function decoded() {
+      w.requestAnimationFrame(function () {
+        w.requestAnimationFrame(function () {
+          if (!lcp || largest >= pictureArea()) pictureShown();
+        });
+      });
+    }
+    picture.decode().then(decoded, decoded);
   }
   function whenIdle() {
     if (w.requestIdleCallback) w.requestIdleCallback(start, { timeout: ${IDLE_TIMEOUT_MS} });

@@ -1,0 +1,8 @@
+/** The bench's summary statistics, shared by its parts. */
+
+/** The middle value, or the mean of the two middle ones. */
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
