@@ -51,7 +51,7 @@ module.exports = {
     },
     {
       displayName: "backend",
-      testEnvironment: "node",
+      testEnvironment: "<rootDir>/test/support/jest/environment-node.js",
       roots: [
         "<rootDir>/supabase",
         "<rootDir>/server",
@@ -73,7 +73,7 @@ module.exports = {
       // Browser and accessibility tests in Debian's Chromium against the built site on the local
       // stack; the global setup builds the site when it is missing or older than its sources.
       displayName: "e2e",
-      testEnvironment: "node",
+      testEnvironment: "<rootDir>/test/support/jest/environment-node.js",
       roots: ["<rootDir>/e2e"],
       testMatch: ["<rootDir>/e2e/**/*.test.ts"],
       transform: nodeTransform,

@@ -1,6 +1,8 @@
 // jsdom for the components, with Node's own fetch API added: jsdom has none, and the newsletter
 // code runs the real supabase-js client, whose requests the tests answer at the fetch boundary.
+// Each file's CPU is recorded (cpu-time.js).
 const { TestEnvironment } = require("jest-environment-jsdom");
+const { measuringCpu } = require("./cpu-time");
 
 const FROM_NODE = [
   "fetch",
@@ -22,4 +24,4 @@ class SiteEnvironment extends TestEnvironment {
   }
 }
 
-module.exports = SiteEnvironment;
+module.exports = measuringCpu(SiteEnvironment);

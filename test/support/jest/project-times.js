@@ -1,39 +1,60 @@
 /**
  * A Jest reporter beside the default one: after every run, how long each project took (from its
- * first test file's start to its last one's end, and the files' own time summed) and its slowest
- * files, so a run that grows says where. `npm test` must stay within 10 minutes on two cores.
+ * first test file's start to its last one's end, the files' own time summed, and the CPU they cost
+ * with their children, cpu-time.js) and its slowest files, so a run that grows says where.
+ * `npm test` must stay within 10 minutes on two cores. With JEST_TIMES_FILE set, every file's time
+ * and CPU are written there as JSON too.
  */
+const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
+const { tmpdir } = require("node:os");
+const path = require("node:path");
+const { cpuSeconds, recordedCpu } = require("./cpu-time");
+
 class ProjectTimes {
   constructor() {
-    /** @type {Map<string, { start: number; end: number; files: number; ownMs: number; slowest: Array<[string, number]> }>} */
+    /** @type {Map<string, { start: number; end: number; files: number; ownMs: number; cpu: number; all: Array<{ file: string; ms: number; cpu: number | null }> }>} */
     this.projects = new Map();
     this.started = Date.now();
+    this.cpuAtStart = cpuSeconds();
+    // The test environments (in Jest's workers, which inherit this process's environment) write each
+    // file's CPU here.
+    this.cpuDir = mkdtempSync(path.join(tmpdir(), "jest-cpu-"));
+    process.env.JEST_CPU_DIR = this.cpuDir;
   }
 
   onTestResult(test, result) {
     const name = test.context.config.displayName?.name ?? "default";
     const { start, end } = result.perfStats;
-    const project = this.projects.get(name) ?? { start, end, files: 0, ownMs: 0, slowest: [] };
+    const project = this.projects.get(name) ?? { start, end, files: 0, ownMs: 0, cpu: 0, all: [] };
+    const cpu = recordedCpu(this.cpuDir, test.path);
     project.start = Math.min(project.start, start);
     project.end = Math.max(project.end, end);
     project.files += 1;
     project.ownMs += end - start;
-    project.slowest.push([test.path.replace(`${test.context.config.rootDir}/`, ""), end - start]);
-    project.slowest.sort((a, b) => b[1] - a[1]).splice(3);
+    project.cpu += cpu ?? 0;
+    project.all.push({ file: path.relative(test.context.config.rootDir, test.path), ms: end - start, cpu });
     this.projects.set(name, project);
   }
 
   onRunComplete() {
     const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
-    const lines = [...this.projects].map(
-      ([name, project]) =>
-        `  ${name.padEnd(8)} ${seconds(project.end - project.start).padStart(6)} (${project.files} files, ${seconds(project.ownMs)} of their own); slowest: ${project.slowest
-          .map(([file, ms]) => `${file} ${seconds(ms)}`)
-          .join(", ")}`,
-    );
+    const lines = [...this.projects].map(([name, project]) => {
+      const slowest = [...project.all].sort((a, b) => b.ms - a.ms).slice(0, 3);
+      return `  ${name.padEnd(8)} ${seconds(project.end - project.start).padStart(6)} (${project.files} files, ${seconds(project.ownMs)} of their own, ${project.cpu.toFixed(0)} s of CPU); slowest: ${slowest
+        .map(({ file, ms }) => `${file} ${seconds(ms)}`)
+        .join(", ")}`;
+    });
+    // Jest's own process: the global setups (the browser tests' build) and the runs in band.
+    const main =
+      this.cpuAtStart === null
+        ? ""
+        : `, ${(cpuSeconds() - this.cpuAtStart).toFixed(0)} s of CPU in Jest's own process and the workers it ended`;
     console.log(
-      `\nTime per project (the whole run ${seconds(Date.now() - this.started)}):\n${lines.join("\n")}`,
+      `\nTime per project (the whole run ${seconds(Date.now() - this.started)}${main}):\n${lines.join("\n")}`,
     );
+    const file = process.env.JEST_TIMES_FILE;
+    if (file) writeFileSync(file, JSON.stringify(Object.fromEntries(this.projects), null, 2));
+    rmSync(this.cpuDir, { recursive: true, force: true });
   }
 }
 
