@@ -20,6 +20,8 @@ module.exports = {
   maxWorkers: Math.max(2, require("node:os").availableParallelism()),
   // The default report, then each project's time and slowest files.
   reporters: ["default", "<rootDir>/test/support/jest/project-times.js"],
+  // The browser tests last: their site builds meanwhile (test/support/test-site-build.ts).
+  testSequencer: "<rootDir>/test/support/jest/sequencer.js",
   projects: [
     {
       displayName: "site",
@@ -73,11 +75,12 @@ module.exports = {
       // Browser and accessibility tests in Debian's Chromium against the built site on the local
       // stack; the global setup builds the site when it is missing or older than its sources.
       displayName: "e2e",
-      testEnvironment: "<rootDir>/test/support/jest/environment-node.js",
+      testEnvironment: "<rootDir>/test/support/jest/environment-e2e.js",
       roots: ["<rootDir>/e2e"],
       testMatch: ["<rootDir>/e2e/**/*.test.ts"],
       transform: nodeTransform,
       globalSetup: "<rootDir>/e2e/global-setup.ts",
+      globalTeardown: "<rootDir>/e2e/global-teardown.ts",
       // A real browser against a real server: a test may start pages, wait for mail and run axe.
       globals: { testTimeoutMs: 60_000 },
       setupFilesAfterEnv: ["<rootDir>/test/support/jest/timeout.ts"],

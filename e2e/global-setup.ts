@@ -1,15 +1,13 @@
-// The browser tests' build, into `.test-site/`.
+// The browser tests' build, into `.test-site/`, started in the background.
 import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../test/support/browser";
-import { buildSiteIfStale } from "../scripts/site-build";
-import { E2E_EFFECTS_ENV } from "../test/support/effects";
-import { E2E_CMS_ENV } from "../test/support/github-stand-in";
-import { ROOT, TEST_SITE_DIR } from "../test/support/stack";
+import { startTestSiteBuild } from "../test/support/test-site-build";
 import { readVariable } from "../supabase/functions/_shared/contract/variables";
 
 /**
- * Runs once before the browser tests: checks for Chromium, and builds the tests' site into
+ * Runs once before all tests: checks for Chromium, and starts building the tests' site into
  * `.test-site/` (never `public/`, which `npm start` serves) when it is missing or older than its
- * sources, with the tests' own Effects (e2e/fixtures/effects).
+ * sources. The other projects' tests run meanwhile; each browser test file waits for the build
+ * (test/support/test-site-build.ts).
  */
 export default function globalSetup(): void {
   if (!chromiumAvailable()) {
@@ -19,5 +17,5 @@ export default function globalSetup(): void {
     console.log(`\nBrowser tests skipped: no Chromium at ${chromiumPath}; ${INSTALL_HINT}.`);
     return;
   }
-  buildSiteIfStale(ROOT, TEST_SITE_DIR, { ...process.env, ...E2E_EFFECTS_ENV, ...E2E_CMS_ENV });
+  startTestSiteBuild(process.env);
 }
