@@ -9,6 +9,7 @@ import path from "node:path";
 import { readVariable } from "../../supabase/functions/_shared/contract/variables.ts";
 import { freePort } from "./free-port";
 import { startProcess } from "./process";
+import { copyMigratedPglite } from "./pglite-template";
 
 export const ROOT = path.resolve(__dirname, "../..");
 /**
@@ -34,6 +35,8 @@ export async function startStack(env: Record<string, string> = {}, timeoutMs = 6
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "purpose-e2e-"));
   try {
+    // PGlite's database already migrated (a copy of the tests' template): creating one costs seconds.
+    if (!readVariable(env, "DATABASE_URL")) await copyMigratedPglite(dataDir);
     const server = await startProcess("npm", ["run", "serve"], {
       cwd: ROOT,
       env: {

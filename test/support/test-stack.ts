@@ -3,24 +3,13 @@
  * a fresh data folder (PGlite) or a fresh database (PostgreSQL), a clock the test can move, and
  * a log the test can read. `restart()` starts it again on the same storage.
  */
-import { createHash } from "node:crypto";
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
 import type { Logger } from "../../supabase/functions/_shared/logger.ts";
 import type { Fetch } from "../../supabase/functions/_shared/mail-events/ses.ts";
-import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
-import { createPgliteExecutor } from "../../server/pglite-executor.ts";
+import { migrate } from "../../server/migrations.ts";
 import { type RunningServer, startServer } from "../../server/start-server.ts";
 import { createTestDatabase, type TestDatabase } from "./databases.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
@@ -32,41 +21,12 @@ import { type GatewayOptions, type SupabaseGateway, startSupabaseGateway } from 
 import { DENO_ENV, type DenoRuntime, denoExecutable } from "./deno/runtimes.ts";
 import { startProcess } from "./process.ts";
 import { ROOT } from "./stack.ts";
-
-/**
- * A migrated, empty PGlite folder, made once per schema version and copied for each stack:
- * creating a PGlite database takes seconds, copying one a few milliseconds. The version includes
- * the runner's modules, which decide how the folder records its migrations.
- */
-async function pgliteTemplate(): Promise<string> {
-  const hash = createHash("sha256");
-  for (const name of readdirSync(MIGRATIONS_DIR).sort())
-    hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
-  for (const runner of ["migrations.ts", "migration-record.ts", "sql-statements.ts"])
-    hash.update(readFileSync(path.join(ROOT, "server", runner)));
-  const template = path.join(tmpdir(), `newsletter-pglite-template-${hash.digest("hex").slice(0, 16)}`);
-  if (existsSync(template)) return template;
-  const building = mkdtempSync(`${template}-building-`);
-  const db = await createPgliteExecutor(building);
-  try {
-    await migrate(db);
-  } finally {
-    await db.close();
-  }
-  try {
-    renameSync(building, template);
-  } catch (error) {
-    // Another test file made it first: theirs is as good as ours.
-    rmSync(building, { recursive: true, force: true });
-    if (!existsSync(template)) throw error;
-  }
-  return template;
-}
+import { copyMigratedPglite } from "./pglite-template.ts";
 
 /** A new data folder holding an empty, migrated PGlite database (removed by the caller). */
 export async function preparedDataDir(): Promise<string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "newsletter-stack-"));
-  cpSync(await pgliteTemplate(), path.join(dataDir, "pglite"), { recursive: true });
+  await copyMigratedPglite(dataDir);
   return dataDir;
 }
 
