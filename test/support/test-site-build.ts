@@ -11,9 +11,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { readVariable } from "../../supabase/functions/_shared/contract/variables";
 import { ROOT } from "./stack";
-
-export const BUILD_DIR_VARIABLE = "E2E_SITE_BUILD_DIR";
 
 /** Starts the build in the background; the workers Jest starts next find its folder in the environment. */
 export function startTestSiteBuild(env: NodeJS.ProcessEnv): void {
@@ -43,12 +42,12 @@ export function startTestSiteBuild(env: NodeJS.ProcessEnv): void {
       );
     }
   });
-  process.env[BUILD_DIR_VARIABLE] = dir;
+  process.env.E2E_SITE_BUILD_DIR = dir;
 }
 
 /** After the browser tests: the build stopped if it still runs, its folder removed, what it said on failure printed. */
 export function stopTestSiteBuild(): void {
-  const dir = process.env[BUILD_DIR_VARIABLE];
+  const dir = readVariable(process.env, "E2E_SITE_BUILD_DIR");
   if (!dir) return;
   let result = "";
   try {

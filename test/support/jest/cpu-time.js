@@ -6,6 +6,12 @@ const { mkdirSync, readFileSync, writeFileSync } = require("node:fs");
 const { createHash } = require("node:crypto");
 const path = require("node:path");
 
+/**
+ * A variable of the registry (supabase/functions/_shared/contract/variables.ts), which these
+ * CommonJS files, loaded by Jest untransformed, cannot import.
+ */
+const variable = (name) => process.env[name] || undefined;
+
 /** Clock ticks a second of /proc's times (USER_HZ): 100 on every Linux Jest runs on. */
 const TICKS = 100;
 
@@ -37,7 +43,7 @@ function measuringCpu(Environment) {
     }
     async teardown() {
       await super.teardown();
-      const dir = process.env.JEST_CPU_DIR;
+      const dir = variable("JEST_CPU_DIR");
       const end = cpuSeconds();
       if (!dir || end === null || this.cpuAtStart === null) return;
       mkdirSync(dir, { recursive: true });
@@ -55,4 +61,4 @@ function recordedCpu(dir, testPath) {
   }
 }
 
-module.exports = { cpuSeconds, measuringCpu, recordedCpu };
+module.exports = { cpuSeconds, measuringCpu, recordedCpu, variable };

@@ -3,6 +3,7 @@
 // background (test/support/test-site-build.ts): a file reads the built site as it is loaded.
 const { readFileSync } = require("node:fs");
 const path = require("node:path");
+const { variable } = require("./cpu-time");
 const NodeEnvironment = require("./environment-node");
 
 /** Longer than any build of the site on two busy cores. */
@@ -31,7 +32,7 @@ async function builtSite(dir) {
 
 class E2eEnvironment extends NodeEnvironment {
   async setup() {
-    const dir = process.env.E2E_SITE_BUILD_DIR;
+    const dir = variable("E2E_SITE_BUILD_DIR");
     if (dir) await builtSite(dir);
     await super.setup();
   }

@@ -8,7 +8,7 @@
 const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const path = require("node:path");
-const { cpuSeconds, recordedCpu } = require("./cpu-time");
+const { cpuSeconds, recordedCpu, variable } = require("./cpu-time");
 
 class ProjectTimes {
   constructor() {
@@ -52,7 +52,7 @@ class ProjectTimes {
     console.log(
       `\nTime per project (the whole run ${seconds(Date.now() - this.started)}${main}):\n${lines.join("\n")}`,
     );
-    const file = process.env.JEST_TIMES_FILE;
+    const file = variable("JEST_TIMES_FILE");
     if (file) writeFileSync(file, JSON.stringify(Object.fromEntries(this.projects), null, 2));
     rmSync(this.cpuDir, { recursive: true, force: true });
   }
