@@ -24,6 +24,7 @@ import { PAGE_SIZE } from "../src/components/effects/search-setup";
 import { launchChromium, untilHydrated, VIEWPORTS } from "../test/support/browser";
 import { effectTexts } from "../test/support/effects";
 import { kb } from "../test/support/first-visit";
+import { seededRandom } from "../test/support/seeded-random";
 import { ROOT, startStack } from "../test/support/stack";
 import { type HttpsFront, startHttpsFront } from "./https-front";
 import { markdownTable, textTable } from "./table";
@@ -49,18 +50,6 @@ export const TARGETS = {
   searchMs: 100,
   searchBytes: 100 * 1024,
 };
-
-/** mulberry32: the same Effects on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** The site's own words (content/*.yaml) first, then made-up ones to about 6,000. */
 function vocabulary(next: () => number): string[] {
@@ -133,7 +122,8 @@ function effectYaml(index: number, words: string[], next: () => number): string 
 function writeYear(): { today: string; words: string[] } {
   rmSync(EFFECTS, { recursive: true, force: true });
   mkdirSync(EFFECTS, { recursive: true });
-  const next = random(29);
+  // The same Effects on every run.
+  const next = seededRandom(29);
   const words = vocabulary(next);
   for (let index = 0; index < EFFECT_COUNT; index++) {
     writeFileSync(path.join(EFFECTS, `${addDays(FIRST_DAY, index)}.yaml`), effectYaml(index, words, next));

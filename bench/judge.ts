@@ -16,6 +16,7 @@ import { LONG_TASK_RUNS, longTaskVerdict, TARGET_LONG_TASK_EXTRA_MS } from "./lo
 import type { OtherMeasures, ScriptResults } from "./measure-others";
 import type { PageKey, PageMeasures } from "./measure-pages";
 import { hostileMailVerdicts } from "./hostile-mail";
+import { importVerdicts } from "./import";
 import { sendEffectCpuVerdicts } from "./send-effect-cpu";
 import { supabaseSendVerdicts } from "./send-effect-supabase";
 import type { FirstVisitJs } from "./size";
@@ -191,5 +192,6 @@ export function judge(
     ...(results.cpuResults ? sendEffectCpuVerdicts(results.cpuResults) : []),
     ...(results.hostileResults ? hostileMailVerdicts(results.hostileResults) : []),
     ...(results.yearResults ? yearVerdicts(results.yearResults) : []),
+    ...(results.importResults ? importVerdicts(results.importResults) : []),
   ];
 }

@@ -12,6 +12,7 @@ import type { CpuThrottling } from "./cpu";
 import { type YearResults, RESULTS_FILE as YEAR_RESULTS_FILE } from "./build-year";
 import { dialogLatencyLine, measureDialogLatencyOnLocalStack, type DialogLatency } from "./dialog-latency";
 import type { HostileMailResults } from "./hostile-mail";
+import { IMPORT_RESULTS_FILE, type ImportResults } from "./import";
 import type { Skippable } from "./pieces";
 import type { SendEffectCpuResults } from "./send-effect-cpu";
 import type { SupabaseSendResults } from "./send-effect-supabase";
@@ -32,6 +33,7 @@ export interface OtherMeasures {
   cpuSend: ScriptRun;
   hostileMail: ScriptRun;
   year: ScriptRun;
+  importList: ScriptRun;
 }
 
 /** The results files of the scripts that ran, read back. */
@@ -40,6 +42,7 @@ export interface ScriptResults {
   supabaseResults: SupabaseSendResults | null;
   cpuResults: SendEffectCpuResults | null;
   hostileResults: HostileMailResults | null;
+  importResults: ImportResults | null;
 }
 
 /** The dialog's reaction time, in this process; a failure is reported and fails the run as a whole. */
@@ -110,12 +113,19 @@ export async function measureOthers(
       "Returned mail of hostile shapes, and a page served beside it",
     ),
     year: script("year", "bench:build-year", "3,650 Effects built and searched"),
+    importList: script("import", "bench:import", "A Mailchimp list of 100,000 imported on PGlite"),
   };
 }
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
 
-export function scriptResults({ supabaseSend, cpuSend, hostileMail, year }: OtherMeasures): ScriptResults {
+export function scriptResults({
+  supabaseSend,
+  cpuSend,
+  hostileMail,
+  year,
+  importList,
+}: OtherMeasures): ScriptResults {
   return {
     yearResults: year.ran ? readJson<YearResults>(YEAR_RESULTS_FILE) : null,
     supabaseResults: supabaseSend.ran
@@ -127,5 +137,6 @@ export function scriptResults({ supabaseSend, cpuSend, hostileMail, year }: Othe
     hostileResults: hostileMail.ran
       ? readJson<HostileMailResults>(path.join(__dirname, "hostile-mail-results.json"))
       : null,
+    importResults: importList.ran ? readJson<ImportResults>(IMPORT_RESULTS_FILE) : null,
   };
 }

@@ -5,7 +5,17 @@
  */
 import { readVariable } from "../supabase/functions/_shared/contract/variables";
 
-export const SKIPPABLE = ["tap", "dialog", "signup", "send", "supabase", "cpu", "hostile", "year"] as const;
+export const SKIPPABLE = [
+  "tap",
+  "dialog",
+  "signup",
+  "send",
+  "supabase",
+  "cpu",
+  "hostile",
+  "year",
+  "import",
+] as const;
 export type Skippable = (typeof SKIPPABLE)[number];
 
 /** The pieces `BENCH_SKIP` names; an unknown name fails the run before anything is measured. */

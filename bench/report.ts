@@ -21,6 +21,7 @@ import type { Machine } from "./machine";
 import type { OtherMeasures, ScriptResults } from "./measure-others";
 import { ARCHIVE_PATH, type PageMeasures } from "./measure-pages";
 import { hostileMailSummary } from "./hostile-mail";
+import { importSummary } from "./import";
 import { sendEffectCpuSummary } from "./send-effect-cpu";
 import { supabaseSendSummary } from "./send-effect-supabase";
 import { firstVisitTable } from "./size";
@@ -206,8 +207,8 @@ export function writeReport({
   verdicts,
 }: Report): void {
   const { twin, ceilingTextChars, effectPath, runs, summary, longTasks, taps } = pages;
-  const { firstVisit, dialog, signup, send, supabaseSend, cpuSend, hostileMail, year } = others;
-  const { yearResults, supabaseResults, cpuResults, hostileResults } = scripts;
+  const { firstVisit, dialog, signup, send, supabaseSend, cpuSend, hostileMail, year, importList } = others;
+  const { yearResults, supabaseResults, cpuResults, hostileResults, importResults } = scripts;
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
     cwd: ROOT,
     encoding: "utf8",
@@ -275,6 +276,7 @@ export function writeReport({
     sendEffectCpu: cpuResults ?? { notMeasured: cpuSend.output },
     hostileMail: hostileResults ?? { notMeasured: hostileMail.output },
     yearOfEffects: yearResults ?? { notMeasured: year.output },
+    importList: importResults ?? { notMeasured: importList.output },
   };
   writeFileSync(path.join(__dirname, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   const generated = [
@@ -337,6 +339,7 @@ export function writeReport({
     ...(cpuSend.ran ? ["", sendEffectCpuSummary()] : []),
     ...(hostileMail.ran ? ["", hostileMailSummary()] : []),
     ...(yearResults ? ["", yearSummary(yearResults)] : []),
+    ...(importResults ? ["", importSummary()] : []),
   ].join("\n");
   const details = [
     "### JavaScript a first visit downloads, per file",
@@ -354,6 +357,7 @@ export function writeReport({
     ...(cpuSend.ran ? [] : ["", `send-effect on the runtime twin not measured: ${cpuSend.output}.`]),
     ...(hostileMail.ran ? [] : ["", `Hostile returned mail not measured: ${hostileMail.output}.`]),
     ...(year.ran ? [] : ["", `3,650 Effects not built and searched: ${year.output}.`]),
+    ...(importList.ran ? [] : ["", `The import of 100,000 not measured: ${importList.output}.`]),
   ].join("\n");
   replaceGeneratedBlock(path.join(__dirname, "RESULTS.md"), `${generated}\n\n${details}`);
   // Laid out as `npm run format` would, so the check in `npm test` stays green after a bench run.

@@ -7,14 +7,15 @@
  * (`npm run bench:send-effect-supabase`), `send-effect` over SMTP, Resend and SES on the runtime
  * twin (`npm run bench:send-effect-cpu`), returned mail of hostile shapes (`npm run
  * bench:hostile-mail`), 3,650 Effects built cold and after one new Effect, and
- * searched (`npm run bench:build-year`), and the longest main-thread task after the first paint on
+ * searched (`npm run bench:build-year`), a Mailchimp list of 100,000 imported on PGlite
+ * (`npm run bench:import`), and the longest main-thread task after the first paint on
  * each kind of page and its twin (bench/long-tasks.ts). Every part that slows the CPU slows it to
  * the same phone, whatever the machine: first the machine's benchmark index is measured and the
  * multiplier calibrated from it (bench/cpu.ts; `npm run bench -- --host-index 1200` runs as a
  * slower host would, `--multiplier M` sets the multiplier). Prints the machine it ran on (CPU
  * model, benchmark index, multiplier), the tables, writes bench/results.json and
  * bench/RESULTS.md. Not part of CI: the numbers need a quiet machine.
- * `BENCH_SKIP=tap,dialog,signup,send,supabase,cpu,hostile,year` leaves those pieces out (for a quick check of the rest).
+ * `BENCH_SKIP=tap,dialog,signup,send,supabase,cpu,hostile,year,import` leaves those pieces out (for a quick check of the rest).
  *
  * The run in steps, each in its own module: calibrate the CPU (bench/cpu.ts), measure the pages
  * (bench/measure-pages.ts) and the rest (bench/measure-others.ts), judge them against the

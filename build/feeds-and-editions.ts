@@ -7,6 +7,7 @@ import type { Brand, EffectPages, Newsletter } from "../src/content/schema";
 import { writeEffectFiles } from "../src/effects/effect-files";
 import { type Effect, publishedEffects } from "../src/effects/effects";
 import { dayIn } from "../supabase/functions/_shared/contract/calendar-day";
+import { MAIL_COPY_FIELDS } from "../supabase/functions/_shared/contract/mail-template";
 import { type BuildStepArgs, PUBLIC_DIR, query } from "./build-step";
 
 interface EffectFilesData {
@@ -15,6 +16,11 @@ interface EffectFilesData {
   newsletter: Pick<Newsletter, "mails">;
   allEffect: { nodes: Effect[] };
 }
+
+/** Every text of every mail besides the Effect's own, as sender.json publishes them (`MailCopy`). */
+const MAILS_SELECTION = Object.entries(MAIL_COPY_FIELDS)
+  .map(([mail, fields]) => `${mail} { ${fields.join(" ")} }`)
+  .join("\n            ");
 
 /** The feeds and mail editions of the Effects published up to `today` (./published-day.ts). */
 export async function writeFeedsAndEditions(build: BuildStepArgs, today: string): Promise<void> {
@@ -45,36 +51,7 @@ export async function writeFeedsAndEditions(build: BuildStepArgs, today: string)
         }
         newsletter {
           mails {
-            confirmation {
-              subject
-              preheader
-              heading
-              greeting
-              text
-              buttonLabel
-              expiryText
-              ignoreText
-            }
-            reminder {
-              subject
-              preheader
-              heading
-              greeting
-              text
-              buttonLabel
-              expiryText
-              ignoreText
-            }
-            welcome {
-              subject
-              preheader
-              text
-            }
-            footer {
-              reasonText
-              unsubscribeLabel
-              privacyLabel
-            }
+            ${MAILS_SELECTION}
           }
         }
         allEffect(sort: { date: DESC }) {

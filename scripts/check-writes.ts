@@ -29,6 +29,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   effect_unsubscribe_tokens: `${CORE}/effect-sending/delivery-store.ts`,
   cms_auth_states: `${CORE}/cms-auth/state-store.ts`,
   cms_auth_handoffs: `${CORE}/cms-auth/handoff-store.ts`,
+  owner_reports: `${CORE}/report/owner-report-store.ts`,
 };
 
 /** The code that runs: its tests, migrations and one-off SQL are not owners of anything. */

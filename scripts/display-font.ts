@@ -1,6 +1,8 @@
 /**
  * `npm run font:subset`: writes the display face's small first file, Anton cut down to the
- * characters the site's headings are written in (src/fonts/, committed).
+ * characters the site's headings are written in (src/fonts/, committed), and the same characters
+ * as TrueType for the owner's weekly chart (`CHART_FONT_MODULE`, committed): resvg draws its text
+ * with it on Supabase, where there are no system fonts and the core reads no files.
  *
  * global.css declares Anton twice: this file for BASIC_RANGES, and @fontsource's whole Latin file
  * for the rest of Latin. A page whose headings use only the basic characters downloads 13 KB
@@ -46,13 +48,34 @@ export async function basicSubset(): Promise<Buffer> {
   return subsetFont(readFileSync(LATIN_FONT), text, { targetFormat: "woff2" });
 }
 
+/** The weekly chart's font as a module of the core: the basic characters, TrueType (resvg reads no WOFF), base64. */
+export const CHART_FONT_MODULE = path.join(ROOT, "supabase/functions/_shared/report/chart-font.ts");
+
+/** The chart font module's text, made from the installed Latin file (formatted as Prettier writes it). */
+export async function chartFontModule(): Promise<string> {
+  const text = String.fromCodePoint(...codePoints(BASIC_RANGES));
+  const font = await subsetFont(readFileSync(LATIN_FONT), text, { targetFormat: "sfnt" });
+  return `/**
+ * Anton (SIL Open Font License, @fontsource/anton) cut to the display face's basic characters
+ * (src/fonts/basic-ranges.ts), as TrueType in base64: the font the owner's weekly chart is drawn
+ * with (chart-png.ts). Written by \`npm run font:subset\`; do not edit.
+ */
+export const CHART_FONT_FAMILY = "Anton";
+
+export const CHART_FONT_TTF_BASE64 =
+  "${font.toString("base64")}";
+`;
+}
+
 if (require.main === module) {
-  basicSubset()
-    .then((font) => {
+  Promise.all([basicSubset(), chartFontModule()])
+    .then(([font, chartFont]) => {
       writeFileSync(BASIC_FONT, font);
       console.log(
         `Wrote ${path.relative(ROOT, BASIC_FONT)} (${font.length} bytes) for ${unicodeRange(BASIC_RANGES)}.`,
       );
+      writeFileSync(CHART_FONT_MODULE, chartFont);
+      console.log(`Wrote ${path.relative(ROOT, CHART_FONT_MODULE)} (${chartFont.length} bytes).`);
     })
     .catch((error: unknown) => {
       console.error(error);

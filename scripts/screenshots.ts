@@ -3,8 +3,8 @@
  * the git-ignored `screenshots/`: the landing page (with and without JavaScript), the open signup
  * dialog, the newest Effect, the archive, the welcome page a signup without JavaScript lands on,
  * the privacy page, the 404 page, the newest Effect's mail in a light and a dark mail app, and the four mails a
- * subscriber gets (confirmation, reminder, welcome, Effect; test/support/mail-samples.ts) at 375 px
- * and 1280 px. Builds the site first when it is stale, then serves it on a free port with a
+ * subscriber gets (confirmation, reminder, welcome, Effect; test/support/mail-samples.ts) and the
+ * owner's weekly report at 375 px and 1280 px. Builds the site first when it is stale, then serves it on a free port with a
  * throwaway data folder. Prints each file it wrote.
  */
 import { mkdirSync, readFileSync } from "node:fs";
@@ -24,6 +24,7 @@ import {
 } from "../test/support/browser.ts";
 import { untilAnimationsSettle } from "../test/support/expect.ts";
 import { MAIL_KINDS, sampleMails } from "../test/support/mail-samples.ts";
+import { htmlWithPictures } from "../server/report-mail-command.ts";
 import { scrollToBottom } from "../test/support/first-visit.ts";
 import { openSignupDialog } from "../test/support/newsletter.ts";
 import { ROOT, startStack } from "../test/support/stack.ts";
@@ -99,9 +100,9 @@ async function pictureMail(
   }
 }
 
-/** The four mails, rendered from content/ by the code that sends them, at a phone's and a desktop's width. */
+/** The five mails, rendered from content/ by the code that sends them, at a phone's and a desktop's width. */
 async function pictureSampleMails(browser: Browser): Promise<string[]> {
-  const mails = sampleMails();
+  const mails = await sampleMails();
   const files: string[] = [];
   for (const kind of MAIL_KINDS) {
     for (const width of [375, 1280]) {
@@ -111,7 +112,7 @@ async function pictureSampleMails(browser: Browser): Promise<string[]> {
       });
       try {
         const page = await context.newPage();
-        await page.setContent(mails[kind].html);
+        await page.setContent(htmlWithPictures(mails[kind]));
         const file = path.join(SCREENSHOTS_DIR, `mail-${kind}-${width}.png`);
         await page.screenshot({ path: file, fullPage: true });
         files.push(file);

@@ -1,6 +1,6 @@
 /**
- * How `npm run effect` and `npm run subscribers` reach a running local stack on PGlite, which only
- * one process may open:
+ * How `npm run effect`, `npm run subscribers` and `npm run report` reach a running local stack on
+ * PGlite, which only one process may open:
  * the stack listens on a Unix socket in its data folder, `$DATA_DIR/effect.sock`, and runs the
  * command itself. A socket rather than an HTTP route: it has no port to find or to guard, it is
  * never reachable from the network (even with HOST=0.0.0.0), and the folder's permissions decide
@@ -11,6 +11,9 @@ import { createServer, request as httpRequest } from "node:http";
 import path from "node:path";
 import { EditionError, type Logger } from "../supabase/functions/_shared/hosts.ts";
 import { type EffectCommand, effectCommandFromJson, EffectUsageError } from "./effect-commands.ts";
+import { ImportFormatError } from "./import-formats.ts";
+import { type ReportRequest, reportRequestFromJson, ReportUsageError } from "./report-command.ts";
+import { type ReportMailCommand, reportMailCommandFromJson } from "./report-mail-command.ts";
 import {
   type SubscribersCommand,
   subscribersCommandFromJson,
@@ -23,13 +26,18 @@ const MAX_SOCKET_PATH_BYTES = 107;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** What the stack runs for the commands: an effect command, and the subscriber commands. */
+/** What the stack runs for the commands: an effect command, the subscriber commands, the report's numbers. */
 export interface OperatorCommands {
   effect(command: EffectCommand, signal: AbortSignal): Promise<string>;
   subscribers(command: SubscribersCommand): Promise<string>;
+  report(request: ReportRequest): Promise<string>;
+  reportMail(command: ReportMailCommand): Promise<string>;
 }
 
-/** Reads a command from the request body: the effect's at `/`, the subscribers' at `/subscribers`. */
+/**
+ * Reads a command from the request body: the effect's at `/`, the subscribers' at `/subscribers`,
+ * the report's at `/report`, the weekly report mail's (`report -- mail|preview`) at `/report-mail`.
+ */
 function commandOf(url: string | undefined, body: Buffer) {
   let value: unknown;
   try {
@@ -37,6 +45,9 @@ function commandOf(url: string | undefined, body: Buffer) {
   } catch {
     throw new EffectUsageError("The command is not JSON.");
   }
+  if (url === "/report") return { kind: "report", command: reportRequestFromJson(value) } as const;
+  if (url === "/report-mail")
+    return { kind: "report-mail", command: reportMailCommandFromJson(value) } as const;
   return url === "/subscribers"
     ? ({ kind: "subscribers", command: subscribersCommandFromJson(value) } as const)
     : ({ kind: "effect", command: effectCommandFromJson(value) } as const);
@@ -66,26 +77,39 @@ export async function startOperatorSocket(
       try {
         parsed = commandOf(request.url, Buffer.concat(chunks));
       } catch (error) {
-        const known = error instanceof EffectUsageError || error instanceof UsageError;
+        const known =
+          error instanceof EffectUsageError ||
+          error instanceof UsageError ||
+          error instanceof ReportUsageError;
         response.writeHead(400).end(`${known ? errorMessage(error) : "The command is not JSON."}\n`);
         return;
       }
       const name =
         parsed.kind === "effect"
           ? `effect ${parsed.command.action} ${parsed.command.date}`
-          : `subscribers ${parsed.command.action}`;
+          : parsed.kind === "report"
+            ? "report"
+            : parsed.kind === "report-mail"
+              ? `report ${parsed.command.action}`
+              : `subscribers ${parsed.command.action}`;
       log.info(`${name} (from npm run ${parsed.kind})`);
       const running =
         parsed.kind === "effect"
           ? commands.effect(parsed.command, cancel.signal)
-          : commands.subscribers(parsed.command);
+          : parsed.kind === "report"
+            ? commands.report(parsed.command)
+            : parsed.kind === "report-mail"
+              ? commands.reportMail(parsed.command)
+              : commands.subscribers(parsed.command);
       running.then(
         (output) => response.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(output),
         (error: unknown) => {
           const expected =
             error instanceof EffectUsageError ||
             error instanceof EditionError ||
-            error instanceof UnknownAddress;
+            error instanceof UnknownAddress ||
+            error instanceof ImportFormatError ||
+            error instanceof ReportUsageError;
           if (!expected) log.error(`${name}: ${errorMessage(error)}`);
           response.writeHead(expected ? 400 : 500).end(`${errorMessage(error)}\n`);
         },
@@ -122,7 +146,7 @@ export const handToStack = (dataDir: string, command: EffectCommand) => askStack
 /** Sends a command to the stack that holds `dataDir` at `path`; null when no stack listens there. */
 export function askStack(
   dataDir: string,
-  path: "/" | "/subscribers",
+  path: "/" | "/subscribers" | "/report" | "/report-mail",
   command: object,
 ): Promise<{ ok: boolean; usage: boolean; output: string } | null> {
   const socketPath = operatorSocketPath(dataDir);

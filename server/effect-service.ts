@@ -3,7 +3,9 @@
  * `sending` as `unknown` (one process holds the folder, so every such row is stale) and takes
  * `npm run effect` commands over its socket; with `SEND_AT=HH:MM` it sends the day's Effect by
  * itself once that time has come in the brand's time zone, and keeps trying each minute until the
- * edition is done (which also resumes a paused one).
+ * edition is done (which also resumes a paused one). With SEND_AT or OWNER_EMAIL it also gives the
+ * owner's weekly report its turn each minute (`weeklyReport().sendIfDue()`, as send-effect does
+ * on Supabase).
  */
 import {
   type Backend,
@@ -14,6 +16,8 @@ import {
 } from "../supabase/functions/_shared/hosts.ts";
 import { type EffectContext, runEffectCommand } from "./effect-commands.ts";
 import { startOperatorSocket } from "./effect-operator.ts";
+import { reportJson } from "./report-command.ts";
+import { runReportMailCommand } from "./report-mail-command.ts";
 import { type ForgetKey, subscribersText } from "./subscriber-commands.ts";
 
 export interface EffectServiceOptions {
@@ -22,7 +26,7 @@ export interface EffectServiceOptions {
   db: SqlExecutor;
   /** PGlite: this process alone holds the data. */
   exclusive: boolean;
-  /** The names' time zone, for the start-up line. */
+  /** The names' time zone, for the start-up line and the report's days. */
   timeZone: string;
   dataDir: string;
   /** The key of the hash `subscribers forget` keeps (FORGET_HASH_KEY). */
@@ -68,11 +72,20 @@ export async function startEffectService(options: EffectServiceOptions) {
               `${options.dataDir} (the running local stack)`,
               options.forgetKey,
             ),
+          report: (request) => reportJson(request, options.db, options.timeZone),
+          reportMail: (command) =>
+            track(
+              runReportMailCommand(command, {
+                weeklyReport: backend.weeklyReport(),
+                dataDir: options.dataDir,
+                mailDescription: backend.mailDescription,
+              }),
+            ),
         },
         log,
       ).catch((error: unknown) => {
         log.warn(
-          `npm run effect and npm run subscribers cannot reach this stack (no socket in ${options.dataDir}: ${error instanceof Error ? error.message : String(error)}); stop it to run effect commands`,
+          `npm run effect, npm run subscribers and npm run report cannot reach this stack (no socket in ${options.dataDir}: ${error instanceof Error ? error.message : String(error)}); stop it to run effect commands`,
         );
         return null;
       })
@@ -113,10 +126,29 @@ export async function startEffectService(options: EffectServiceOptions) {
     timer.unref();
   }
 
+  // The owner's weekly report: its own minute, where the stack has a schedule (SEND_AT) or an owner
+  // (OWNER_EMAIL; without it the week is skipped, said once). One turn at a time here, and one
+  // send a week across every process (the week's claim in the database).
+  const weekly = backend.weeklyReport();
+  let reporting = false;
+  const reportTick = () => {
+    if (reporting || stopping.signal.aborted) return;
+    reporting = true;
+    void track(weekly.sendIfDue()).finally(() => {
+      reporting = false;
+    });
+  };
+  const reportTimers =
+    sending.sendAt || weekly.ownerEmail
+      ? [setTimeout(reportTick, FIRST_TICK_MS), setInterval(reportTick, TICK_MS)]
+      : [];
+  for (const timer of reportTimers) timer.unref();
+
   return {
     /** Stops scheduling; a send in progress finishes its batch; its rest stays queued. */
     async stop(): Promise<void> {
       if (timer) clearInterval(timer);
+      for (const timer of reportTimers) clearTimeout(timer);
       stopping.abort();
       await Promise.allSettled([...running]);
       await socket?.close();

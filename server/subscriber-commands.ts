@@ -1,8 +1,9 @@
 /**
- * The `subscribers` commands over an open database, as text for the operator: stats, export, and a
+ * The `subscribers` commands over an open database, as text for the operator: stats, export, a
  * reader's rights, show (all that is kept about one address) and forget (erase it, keeping its
- * keyed hash); run by `npm run subscribers` itself, or by the running local stack that holds the
- * PGlite folder (through the operator socket, server/effect-operator.ts). Only forget writes.
+ * keyed hash), and import (a list from another provider, server/subscriber-import.ts); run by
+ * `npm run subscribers` itself, or by the running local stack that holds the PGlite folder
+ * (through the operator socket, server/effect-operator.ts). Only forget and import write.
  */
 import { parseArgs } from "node:util";
 import {
@@ -19,13 +20,15 @@ import {
 } from "../supabase/functions/_shared/hosts.ts";
 import { SIGNUP_SOURCE_FIELDS } from "../supabase/functions/_shared/contract/signup-source.ts";
 import { readTextVariable } from "../supabase/functions/_shared/contract/variables.ts";
+import { isProvider, type Provider, PROVIDERS } from "./import-formats.ts";
+import { importExport, readExport } from "./subscriber-import.ts";
 
 export class UsageError extends Error {}
 
 /** `show` of an address nothing is kept about: a plain error, not a mistake of the command line. */
 export class UnknownAddress extends Error {}
 
-const ACTIONS = ["stats", "export", "show", "forget"] as const;
+const ACTIONS = ["stats", "export", "show", "forget", "import"] as const;
 type Action = (typeof ACTIONS)[number];
 const isAction = (value: unknown): value is Action => ACTIONS.includes(value as Action);
 
@@ -36,6 +39,13 @@ export interface SubscribersCommand {
   email?: string;
   /** Written by the command line, never by the stack. */
   output?: string;
+  /** import: the file's path (the command line's), the export's provider, whether to welcome. */
+  file?: string;
+  provider?: Provider;
+  welcome?: boolean;
+  /** import: the file's base name and contents, as the command line read them. */
+  fileName?: string;
+  text?: string;
 }
 
 /** The key of forget's hash (FORGET_HASH_KEY), and whether it is the local default. */
@@ -54,9 +64,44 @@ function checkAddress(action: Action, value: unknown): string {
   return checked.email;
 }
 
+function checkProvider(value: unknown): Provider {
+  if (!isProvider(value))
+    throw new UsageError(
+      `--from must be one of ${PROVIDERS.join(", ")} (got "${typeof value === "string" ? value : ""}").`,
+    );
+  return value;
+}
+
+/** import FILE --from PROVIDER [--welcome] */
+function parseImport(rest: string[]): SubscribersCommand {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { from: { type: "string" }, welcome: { type: "boolean" } },
+    strict: false,
+    allowPositionals: true,
+  });
+  const stray = Object.keys(values).find((name) => name !== "from" && name !== "welcome");
+  if (stray) throw new UsageError(`Unknown option "--${stray}" for import.`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `import takes one file (got ${positionals.length === 0 ? "none" : positionals.join(" ")}).`,
+    );
+  if (values.from === undefined || values.from === true)
+    throw new UsageError("import needs --from PROVIDER.");
+  if (values.welcome !== undefined && typeof values.welcome !== "boolean")
+    throw new UsageError("--welcome takes no value.");
+  return {
+    action: "import",
+    file: positionals[0],
+    provider: checkProvider(values.from),
+    welcome: values.welcome === true,
+  };
+}
+
 export function parseCommand(args: string[]): SubscribersCommand {
   const [action, ...rest] = args;
   if (!isAction(action)) throw new UsageError(action ? `Unknown command "${action}".` : "No command given.");
+  if (action === "import") return parseImport(rest);
   if (action === "show" || action === "forget") {
     const [email, ...more] = rest;
     if (more.length > 0 || email?.startsWith("-"))
@@ -97,18 +142,39 @@ function checkStatus(value: unknown): SubscriberStatus {
   return value as SubscriberStatus;
 }
 
+/** Each command's fields over the socket, beside its action. */
+const JSON_FIELDS: Record<Action, string[]> = {
+  stats: [],
+  export: ["status"],
+  show: ["email"],
+  forget: ["email"],
+  import: ["provider", "fileName", "text", "welcome"],
+};
+
 /**
  * A command sent over the operator socket: exactly an action and, for export, an optional status;
- * for show and forget, the address.
+ * for show and forget, the address; for import, the provider, the file's name and text, and
+ * whether to welcome.
  */
 export function subscribersCommandFromJson(value: unknown): SubscribersCommand {
   const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
   const { action } = record;
   if (!isAction(action)) throw new UsageError(`Unknown command "${String(action ?? "")}".`);
-  const fields = action === "show" || action === "forget" ? ["email"] : action === "export" ? ["status"] : [];
+  const fields = JSON_FIELDS[action];
   const stray = Object.keys(record).filter((key) => key !== "action" && !fields.includes(key));
   if (stray.length > 0) throw new UsageError(`Unknown field "${stray[0]}".`);
   if (fields.includes("email")) return { action, email: checkAddress(action, record.email) };
+  if (action === "import") {
+    const { fileName, text, welcome } = record;
+    if (
+      typeof fileName !== "string" ||
+      fileName === "" ||
+      typeof text !== "string" ||
+      typeof welcome !== "boolean"
+    )
+      throw new UsageError("import needs the file's name, its text and whether to welcome.");
+    return { action, provider: checkProvider(record.provider), fileName, text, welcome };
+  }
   return record.status === undefined ? { action } : { action, status: checkStatus(record.status) };
 }
 
@@ -135,6 +201,8 @@ const COLUMNS: (keyof ExportRow)[] = [
   "complained_at",
   "suppressed_at",
   "suppressed_reason",
+  "imported_from",
+  "imported_at",
   ...SIGNUP_SOURCE_FIELDS,
 ];
 
@@ -231,6 +299,13 @@ export async function subscribersText(
   key: ForgetKey = { key: readTextVariable({}, "FORGET_HASH_KEY"), isDefault: true },
   now: Date = new Date(),
 ): Promise<string> {
+  if (command.action === "import")
+    return importExport(
+      readExport(command.provider as Provider, command.fileName as string, command.text as string),
+      db,
+      where,
+      { forgetKey: key.key, welcome: command.welcome === true, now },
+    );
   if (command.action === "show" || command.action === "forget") {
     const email = command.email as string;
     const rights = createReadersRights(db, key.key);

@@ -36,6 +36,8 @@ import {
 } from "../../supabase/functions/_shared/cpu-clock.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
+import { parseReportCommand } from "../../server/report-command.ts";
+import { parseReportMailCommand } from "../../server/report-mail-command.ts";
 import { parseCommand as parseSubscribersCommand } from "../../server/subscriber-commands.ts";
 import { createTestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 import { readBody, serveOnLoopback } from "../../test/support/loopback-http.ts";
@@ -153,6 +155,8 @@ const ARGUMENT_PARSERS: Record<string, (args: string[]) => unknown> = {
   effect: parseEffectCommand,
   subscribers: parseSubscribersCommand,
   secrets: parseSecretsCommand,
+  // `mail` and `preview` first (scripts/report-mail.ts), else the page's options.
+  report: (args) => parseReportMailCommand(args) ?? parseReportCommand(args),
 };
 
 /** Commands the doc may name that cannot be checked here, each with the reason. */

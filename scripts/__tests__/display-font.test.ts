@@ -1,6 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { BASIC_FONT, BASIC_RANGES, basicSubset, codePoints, unicodeRange } from "../display-font";
+import {
+  BASIC_FONT,
+  BASIC_RANGES,
+  basicSubset,
+  CHART_FONT_MODULE,
+  chartFontModule,
+  codePoints,
+  unicodeRange,
+} from "../display-font";
 import { needsRestOfLatin, REST_OF_LATIN_RANGE } from "../../src/fonts/basic-ranges";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -49,6 +57,10 @@ describe("the display face's two files", () => {
     expect([...basicPoints].filter((point) => restPoints.has(point))).toEqual([]);
     expect([...latin].filter((point) => !basicPoints.has(point) && !restPoints.has(point))).toEqual([]);
     expect([...basicPoints, ...restPoints].filter((point) => !latin.has(point))).toEqual([]);
+  });
+
+  it("the weekly chart's committed font is the installed Anton cut to the basic characters, as TrueType (else: npm run font:subset)", async () => {
+    expect(readFileSync(CHART_FONT_MODULE, "utf8")).toBe(await chartFontModule());
   });
 
   it("the basic file is small enough to arrive with the hero picture", () => {

@@ -310,7 +310,7 @@ describe("with a local stack holding the PGlite folder", () => {
         (await fetch(`${stack.url}/functions/v1/unsubscribe`, { method: "OPTIONS" })).status,
       ).toBeLessThan(500);
       expect(stack.logs.join("\n")).toMatch(
-        /warning: npm run effect and npm run subscribers cannot reach this stack/,
+        /warning: npm run effect, npm run subscribers and npm run report cannot reach this stack/,
       );
       await expect(effect(["status", DATE], { DATA_DIR: dataDir })).rejects.toMatchObject({
         stderr: expect.stringContaining("which does not take effect commands"),

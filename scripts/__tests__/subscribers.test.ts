@@ -84,11 +84,11 @@ describe("the subscribers command", () => {
     it("exports everyone as CSV, or only one status", async () => {
       const all = (await run(["export"], env)).trim().split("\r\n");
       expect(all[0]).toBe(
-        "email,status,signed_up_at,confirmed_at,unsubscribed_at,consent_source,consent_at,pending_consent_source,pending_consent_at,unsubscribe_reason,complained_at,suppressed_at,suppressed_reason,signup_form,signup_page,referrer_host,utm_source,utm_medium,utm_campaign",
+        "email,status,signed_up_at,confirmed_at,unsubscribed_at,consent_source,consent_at,pending_consent_source,pending_consent_at,unsubscribe_reason,complained_at,suppressed_at,suppressed_reason,imported_from,imported_at,signup_form,signup_page,referrer_host,utm_source,utm_medium,utm_campaign",
       );
       expect(all).toHaveLength(4);
-      // Who left by the link says so; nobody complained or bounced; these signups named no source.
-      expect(all.find((line) => line.startsWith("second@"))).toMatch(/,link,,,,,,,,,$/);
+      // Who left by the link says so; nobody complained, bounced or was imported; these signups named no source.
+      expect(all.find((line) => line.startsWith("second@"))).toMatch(/,link,,,,,,,,,,,$/);
       const confirmed = (await run(["export", "--status", "confirmed"], env)).trim().split("\r\n");
       expect(confirmed).toHaveLength(2);
       expect(confirmed[1]).toMatch(

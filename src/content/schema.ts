@@ -131,6 +131,7 @@ const mailsFields = {
   reminder: confirmationMailTexts,
   welcome: mailTexts("welcome"),
   footer: mailTexts("footer"),
+  ownerReport: mailTexts("ownerReport"),
 } as const satisfies ObjectSpec;
 
 const newsletterFields = {
@@ -166,7 +167,7 @@ const newsletterFields = {
     invalidTitle: "text",
     invalidText: "text",
   },
-  // The confirmation, reminder and welcome mails' words.
+  // The confirmation, reminder and welcome mails' words, and the owner's weekly report's.
   mails: mailsFields,
 } as const satisfies ObjectSpec;
 

@@ -12,7 +12,10 @@
  *   `invalid_idempotent_request`; while the first is in flight, 409 `concurrent_idempotent_requests`
  *   (https://resend.com/docs/dashboard/emails/idempotency-keys);
  * - past `requestsPerSecond`, 429 `rate_limit_exceeded` with `retry-after` and the ratelimit-*
- *   headers (https://resend.com/docs/api-reference/rate-limit).
+ *   headers (https://resend.com/docs/api-reference/rate-limit);
+ * - `attachments`, each with base64 `content` and a `filename` (an inline picture with its
+ *   `content_id`), on `/emails` only: the batch endpoint takes none, 422 `validation_error`
+ *   (https://resend.com/docs/dashboard/emails/embed-inline-images).
  * Every mail it accepted is recorded once, so a test counts what each recipient would receive.
  */
 import { createHash, randomUUID } from "node:crypto";
@@ -29,6 +32,15 @@ export interface ResendMail {
   html?: string;
   headers: Record<string, string>;
   idempotencyKey: string | undefined;
+  attachments: ResendAttachment[];
+}
+
+export interface ResendAttachment {
+  filename: string;
+  content_type?: string;
+  content_id?: string;
+  /** The decoded bytes. */
+  content: Buffer;
 }
 
 export interface ResendRequest {
@@ -101,9 +113,18 @@ export async function startResendStandIn(options: ResendStandInOptions = {}): Pr
   let failures: { count: number; status: number; name: string } = { count: 0, status: 0, name: "" };
 
   /** Mail fields as Resend checks them; a reason when one is missing or refused. */
-  function invalid(email: unknown): string | undefined {
+  function invalid(email: unknown, batch: boolean): string | undefined {
     if (typeof email !== "object" || email === null) return "each email must be an object";
-    const { from, to, subject } = email as Record<string, unknown>;
+    const { from, to, subject, attachments } = email as Record<string, unknown>;
+    if (attachments !== undefined) {
+      if (batch) return "Attachments are not supported with the batch endpoint.";
+      const list = Array.isArray(attachments) ? (attachments as Record<string, unknown>[]) : [];
+      if (
+        list.length === 0 ||
+        list.some((one) => typeof one.content !== "string" || typeof one.filename !== "string")
+      )
+        return "Each attachment needs `content` (base64) and a `filename`.";
+    }
     if (typeof from !== "string" || !from) return "The `from` field is missing.";
     if (!isOneMailbox(from))
       return "Invalid `from` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.";
@@ -126,6 +147,12 @@ export async function startResendStandIn(options: ResendStandInOptions = {}): Pr
       html: email.html as string | undefined,
       headers: (email.headers ?? {}) as Record<string, string>,
       idempotencyKey,
+      attachments: ((email.attachments ?? []) as Record<string, string>[]).map((one) => ({
+        filename: one.filename,
+        content_type: one.content_type,
+        content_id: one.content_id,
+        content: Buffer.from(one.content, "base64"),
+      })),
     };
     mails.push(mail);
     return { id: mail.id };
@@ -231,7 +258,9 @@ export async function startResendStandIn(options: ResendStandInOptions = {}): Pr
       return answer(422, () =>
         error(response, 422, "validation_error", "Too many emails in a batch: the maximum is 100."),
       );
-    const problem = emails.map(invalid).find((reason) => reason !== undefined);
+    const problem = emails
+      .map((email) => invalid(email, path === "/emails/batch"))
+      .find((reason) => reason !== undefined);
     if (problem) return answer(422, () => error(response, 422, "validation_error", problem));
 
     const entry: Remembered = { bodyHash };

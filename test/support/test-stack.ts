@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SqlExecutor } from "../../supabase/functions/_shared/db/sql-executor.ts";
-import type { Logger } from "../../supabase/functions/_shared/logger.ts";
 import type { Fetch } from "../../supabase/functions/_shared/mail-events/ses.ts";
 import { migrate } from "../../server/migrations.ts";
 import { type RunningServer, startServer } from "../../server/start-server.ts";
@@ -17,6 +16,7 @@ import { createBackend } from "../../supabase/functions/_shared/backend.ts";
 import { readVariable } from "../../supabase/functions/_shared/contract/variables.ts";
 import { contentIdentity } from "./effect-fixtures.ts";
 import { freePort } from "./free-port.ts";
+import { recordingLogger } from "./recording-logger.ts";
 import { type GatewayOptions, type SupabaseGateway, startSupabaseGateway } from "./supabase-gateway.ts";
 import { DENO_ENV, type DenoRuntime, denoExecutable } from "./deno/runtimes.ts";
 import { startProcess } from "./process.ts";
@@ -107,12 +107,7 @@ export async function startTestStack(
   // PostgreSQL stacks use the folder for the outbox only.
   const dataDir =
     backend === "PGlite" ? await preparedDataDir() : mkdtempSync(path.join(tmpdir(), "newsletter-stack-"));
-  const logs: string[] = [];
-  const log: Logger = {
-    info: (message) => logs.push(message),
-    warn: (message) => logs.push(`warning: ${message}`),
-    error: (message) => logs.push(`error: ${message}`),
-  };
+  const { log, logs } = recordingLogger();
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
   const fullEnv: Record<string, string> = {

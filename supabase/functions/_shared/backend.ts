@@ -12,7 +12,8 @@
  * Delivery has one trigger model: after every answer of a feature that queues mail, due mail is
  * delivered (new mail and retries whose time has come), handed to the host's `waitUntil`. A host
  * that lives between requests may also call `deliverDue` on a timer (the local stack does, at
- * `nextDueAt`).
+ * `nextDueAt`). The owner's weekly report rides on the same schedule: after each `send-effect`
+ * call (and each minute on the local stack), `weeklyReport().sendIfDue()`.
  */
 import { createFunctionsApp, type FeatureRoutes, type FunctionsHost } from "./app.ts";
 import { createCmsAuth } from "./cms-auth/cms-auth.ts";
@@ -36,6 +37,7 @@ import { createDatabasePace } from "./mail/shared-pace.ts";
 import { createMailQueue } from "./mail/mail-queue.ts";
 import { type Mailer, meteredMailer } from "./mail/mailer.ts";
 import { FEATURES, type FeatureName, hostedRequirements } from "./manifest.ts";
+import { createWeeklyReport, parseOwnerEmail, type WeeklyReport } from "./report/weekly-report.ts";
 import { createAdminQueries } from "./subscriptions/admin-queries.ts";
 import { createRateLimit } from "./subscriptions/rate-limit.ts";
 import { subscriptionRoutes } from "./subscriptions/routes.ts";
@@ -172,6 +174,30 @@ export function createBackend(env: Env, host: BackendHost) {
       })
     : null;
 
+  // OWNER_EMAIL is read where the schedule runs (set but unusable: an error at start, as SEND_AT's),
+  // elsewhere when the report is asked for: a signup function never needs it.
+  const ownerEmail = has("effect-sending") ? parseOwnerEmail(env) : undefined;
+  let weeklyReport: WeeklyReport | undefined;
+  const ownerReport = () =>
+    (weeklyReport ??= createWeeklyReport({
+      db,
+      config,
+      site,
+      mailer: mail.get,
+      log,
+      now,
+      ownerEmail: ownerEmail === undefined ? parseOwnerEmail(env) : ownerEmail,
+      sendAt: sending.sendAt,
+      owner: host.senderName,
+      cpu: host.cpu,
+      stopping: host.stopping,
+    }));
+  /** After each send-effect call: the queue's due mail, then the owner's weekly report when it is due. */
+  const afterSendEffect = async () => {
+    await deliverDue();
+    await ownerReport().sendIfDue();
+  };
+
   return {
     config,
     sending,
@@ -204,7 +230,7 @@ export function createBackend(env: Env, host: BackendHost) {
             log,
           ),
         );
-      if (effects) apps.push(effectSendingRoutes(effects, sending.key, deliverDue, http));
+      if (effects) apps.push(effectSendingRoutes(effects, sending.key, afterSendEffect, http));
       return createFunctionsApp(apps, { log, allowedOrigins: config.allowedOrigins });
     },
     /** The operator's view of the list: counts and the export. */
@@ -212,6 +238,8 @@ export function createBackend(env: Env, host: BackendHost) {
     purge,
     /** The Effect of the Day's commands; null unless the feature is built. */
     effects,
+    /** The owner's weekly report: `sendNow`, `preview`, and the schedule's `sendIfDue` (OWNER_EMAIL). */
+    weeklyReport: ownerReport,
     /** The mail the list gets, for the start-up log. */
     mailDescription: () => mail.get().description,
     deliverDue,

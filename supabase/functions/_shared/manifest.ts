@@ -67,7 +67,8 @@ export const FUNCTIONS = [
     verifyJwt: false,
     requires: ["SITE_URL", "SEND_EFFECT_KEY"],
     sendsMail: true,
-    purpose: "called every 10 s by pg_cron: the day's Effect in batches, and the mail queue's clock",
+    purpose:
+      "called every 10 s by pg_cron: the day's Effect in batches, the mail queue's clock, the owner's weekly report",
   },
   {
     name: "mail-events",

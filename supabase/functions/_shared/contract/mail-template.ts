@@ -9,11 +9,13 @@
  * inline on each element, padding only on `<td>` cells (Outlook drops it elsewhere), a 600 px
  * ghost table for Outlook on Windows (which ignores `max-width`), `word-wrap` on every cell, no raw
  * address in the HTML part (an address an editor writes as a link's text is made breakable by
- * src/effects/mail.ts), no web font, no picture, no script. Dark colours by class for the clients
- * that honour `prefers-color-scheme`; the others show the light ones.
+ * src/effects/mail.ts), no web font, no script, and no picture but one the mail carries inline
+ * (`image`: the owner's weekly chart, by `cid:`; nothing is loaded from the web). Dark colours by
+ * class for the clients that honour `prefers-color-scheme`; the others show the light ones.
  *
  * Shared by the site's build (the Effect and the welcome, `src/effects/mail.ts`) and the core (the
- * confirmation and the reminder, `mail/confirmation-mail.ts`), with the copy editors own in
+ * confirmation and the reminder, `mail/confirmation-mail.ts`; the owner's weekly report,
+ * `report/weekly-mail.ts`), with the copy editors own in
  * content/newsletter.yaml (`mails:`) and its `{placeholders}` (`MAIL_PLACEHOLDERS`).
  * Imports only its sibling, the one HTML escaper.
  */
@@ -47,7 +49,19 @@ export type MailBlock =
   /** HTML made by the caller's own renderer (the Effect's Markdown), with its plain-text twin. */
   | { kind: "html"; html: string; text: string }
   /** The call to action: a button in HTML, "label: address" in the text. */
-  | { kind: "button"; label: string; url: string };
+  | { kind: "button"; label: string; url: string }
+  /** A section's title inside the card. */
+  | { kind: "subheading"; text: string }
+  /**
+   * Numbers in rows: the first cell names the row, the others are right-aligned; `head` names the
+   * columns. In the plain-text part, the same as aligned columns.
+   */
+  | { kind: "table"; head: readonly string[]; rows: readonly (readonly string[])[] }
+  /**
+   * A picture the mail carries (`cid:<contentId>`, `MailMessage.inlineImages`), as wide as the card
+   * allows and at most `width` px; `alt` says what it shows, and is the plain-text part's line.
+   */
+  | { kind: "image"; contentId: string; alt: string; width: number; height: number };
 
 export interface MailLayout {
   /** The subject, also the HTML document's title. */
@@ -135,7 +149,47 @@ function blockHtml(block: MailBlock): string {
         `8px ${SIDE} 24px`,
         `<table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr><td align="center" bgcolor="${S.ember}" style="padding:14px 24px;background-color:${S.ember};${WRAP}"><a href="${e(block.url)}" style="${S.sans}font-size:16px;line-height:20px;font-weight:bold;color:${S.ink};text-decoration:none;display:inline-block;">${e(block.label)}</a></td></tr></table>`,
       );
+    case "subheading":
+      return row(
+        `12px ${SIDE} 10px`,
+        `<h2 class="pe-ink" style="margin:0;${S.sans}font-size:19px;line-height:1.3;color:${S.ink};">${e(block.text)}</h2>`,
+      );
+    case "table":
+      return row(`0 ${SIDE} 20px`, tableHtml(block.head, block.rows));
+    case "image":
+      // The width attribute for Outlook on Windows (which ignores CSS sizes), the style for the rest.
+      return row(
+        `0 ${SIDE} 20px`,
+        `<img src="cid:${e(block.contentId)}" width="${block.width}" height="${block.height}" alt="${e(block.alt)}" style="display:block;width:100%;max-width:${block.width}px;height:auto;border:0;${S.sans}font-size:14px;color:${S.muted};">`,
+      );
   }
+}
+
+/** A table of numbers: the first column names each row, the others are right-aligned. */
+function tableHtml(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cell = (text: string, index: number, header: boolean) => {
+    const align = index === 0 ? "left" : "right";
+    const weight = header || index === 0 ? "font-weight:bold;" : "";
+    const colour = header ? S.muted : S.ink;
+    return `<td class="${header ? "pe-muted" : "pe-ink"}" align="${align}" style="padding:7px ${index === 0 ? "8px 7px 0" : "0 7px 8px"};border-bottom:1px solid ${S.creamDeep};${S.sans}font-size:${header ? 13 : 15}px;line-height:1.4;${weight}color:${colour};text-align:${align};${WRAP}">${e(text)}</td>`;
+  };
+  const line = (cells: readonly string[], header: boolean) =>
+    `<tr>${cells.map((text, index) => cell(text, index, header)).join("")}</tr>`;
+  return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">${line(head, true)}${rows.map((cells) => line(cells, false)).join("")}</table>`;
+}
+
+/** The same table in the plain-text part: columns padded to their widest cell. */
+function tableText(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const lines = [head, ...rows];
+  const widths = head.map((_, column) => Math.max(...lines.map((cells) => (cells[column] ?? "").length)));
+  return lines
+    .map((cells) =>
+      cells
+        .map((text, column) => (column === 0 ? text.padEnd(widths[column]) : text.padStart(widths[column])))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 function blockText(block: MailBlock): string {
@@ -150,6 +204,12 @@ function blockText(block: MailBlock): string {
       return block.text.trim();
     case "button":
       return `${block.label}: ${block.url}`;
+    case "subheading":
+      return `${block.text}\n${"-".repeat(Math.min(block.text.length, 72))}`;
+    case "table":
+      return tableText(block.head, block.rows);
+    case "image":
+      return `[${block.alt}]`;
   }
 }
 
@@ -211,6 +271,22 @@ export const MAIL_PLACEHOLDERS = {
   reminder: ["newsletter", "brand", "expiry"],
   welcome: ["newsletter", "brand", "effect_title"],
   footer: ["newsletter", "brand"],
+  ownerReport: [
+    "newsletter",
+    "brand",
+    "week",
+    "list_size",
+    "change",
+    "joined",
+    "left",
+    "effect_title",
+    "effect_day",
+    "mailed",
+    "lost",
+    "bounced",
+    "complained",
+    "unsubscribed",
+  ],
 } as const;
 
 /** The confirmation's (and the reminder's) texts, in the order the mail shows them. */
@@ -234,6 +310,34 @@ export const MAIL_COPY_FIELDS = {
   reminder: CONFIRMATION_FIELDS,
   welcome: ["subject", "preheader", "text"],
   footer: ["reasonText", "unsubscribeLabel", "privacyLabel"],
+  /** The owner's weekly report (report/weekly-mail.ts), to OWNER_EMAIL only. */
+  ownerReport: [
+    "subject",
+    "preheader",
+    "eyebrow",
+    "heading",
+    "intro",
+    "thisWeekLabel",
+    "weekBeforeLabel",
+    "changeLabel",
+    "listSizeLabel",
+    "joinedLabel",
+    "unsubscribedLabel",
+    "bouncedLabel",
+    "complainedLabel",
+    "chartHeading",
+    "chartAlt",
+    "sourcesHeading",
+    "sourceLabel",
+    "readersLabel",
+    "noSourcesText",
+    "lostHeading",
+    "lostText",
+    "noLossText",
+    "moreText",
+    "reasonText",
+    "siteLabel",
+  ],
 } as const;
 
 type MailTexts<M extends keyof typeof MAIL_COPY_FIELDS> = {
@@ -242,6 +346,7 @@ type MailTexts<M extends keyof typeof MAIL_COPY_FIELDS> = {
 
 export type ConfirmationCopy = MailTexts<"confirmation">;
 export type WelcomeCopy = MailTexts<"welcome">;
+export type OwnerReportCopy = MailTexts<"ownerReport">;
 
 /** The words of the mails besides the Effect itself: content/newsletter.yaml's `mails:`. */
 export type MailCopy = { readonly [M in keyof typeof MAIL_COPY_FIELDS]: MailTexts<M> };

@@ -14,6 +14,7 @@ export type Reader =
   | "send-effect"
   | "npm run effect"
   | "npm run subscribers"
+  | "npm run report"
   | "npm run cms"
   | "npm run doctor"
   | "checks"
@@ -434,6 +435,15 @@ export const VARIABLES = [
     unset: "only SignatureVersion 2 (SHA256) is accepted",
   },
   {
+    name: "OWNER_EMAIL",
+    group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
+    readers: ["local stack", "send-effect", "npm run report"],
+    description:
+      "The owner's address: the weekly report (the last week's numbers, a chart, the top sources, the Effect that lost the most readers) goes there each Monday from SEND_AT (08:00 without it), once, and `npm run report -- mail` sends it at once. Needed for nothing else.",
+    unset:
+      "no weekly report: the schedule says so in its log once a week, and `npm run report -- mail` fails",
+  },
+  {
     name: "SEND_AT",
     group: "The Effect of the Day (npm run effect, SEND_AT, the send-effect function)",
     readers: ["local stack", "send-effect"],
@@ -505,6 +515,14 @@ export const VARIABLES = [
     readers: ["local stack", "npm run effect"],
     description: "PGlite's files, the outbox and the Effect previews (kept private to your user).",
     default: ".data",
+  },
+  {
+    name: "INIT_CWD",
+    group: "The local stack",
+    readers: ["npm run report"],
+    description:
+      "Set by npm: the folder the command was typed in, where `npm run report` writes its page (npm runs the script in the project's folder).",
+    unset: "the current folder",
   },
   {
     name: "PUBLIC_DIR",
@@ -639,7 +657,7 @@ export const VARIABLES = [
     group: "Tests and benchmarks",
     readers: ["benchmarks"],
     description:
-      "Pieces of `npm run bench` to leave out, comma-separated: tap, dialog, signup, send, supabase, cpu, hostile, year (bench/pieces.ts).",
+      "Pieces of `npm run bench` to leave out, comma-separated: tap, dialog, signup, send, supabase, cpu, hostile, year, import (bench/pieces.ts).",
   },
   {
     name: "BENCH_SECONDS",
@@ -664,6 +682,27 @@ export const VARIABLES = [
     description: "Confirmed subscribers the send benchmark mails.",
     default: "10000",
     number: { min: 1, max: 1_000_000, integer: true },
+  },
+  {
+    name: "JEST_TIMES_FILE",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description:
+      "A file `npm test` writes every test file's time and CPU to, as JSON, beside the per-project summary it always prints.",
+  },
+  {
+    name: "JEST_CPU_DIR",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description:
+      "Set by Jest's reporter for its workers (test/support/jest/cpu-time.js): where each test file's CPU is recorded.",
+  },
+  {
+    name: "E2E_SITE_BUILD_DIR",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description:
+      "Set by the browser tests' global setup for Jest's workers (test/support/test-site-build.ts): the background build's log and result.",
   },
   {
     name: "CLOCK_FILE",

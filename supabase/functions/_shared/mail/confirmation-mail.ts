@@ -7,12 +7,13 @@
  * cannot be used to send someone else a message. The page links built here are the only ones.
  */
 import { momentLabel } from "../contract/calendar-day.ts";
-import { fillPlaceholders, PRIVACY_PATH, renderMail } from "../contract/mail-template.ts";
+import { fillPlaceholders, renderMail } from "../contract/mail-template.ts";
 import {
   confirmPageUrl,
   envelopeSender,
   listHeaders,
   type MailSettings,
+  privacyLink,
   unsubscribePageUrl,
 } from "./list-headers.ts";
 import type { MailMessage } from "./mailer.ts";
@@ -57,8 +58,7 @@ export function confirmationMail(settings: MailSettings, input: ConfirmationMail
       text: fillPlaceholders(mails.footer.reasonText, values),
       linkLabel: fillPlaceholders(mails.footer.unsubscribeLabel, values),
       linkUrl: unsubscribe,
-      privacyLabel: fillPlaceholders(mails.footer.privacyLabel, values),
-      privacyUrl: `${settings.siteUrl}${PRIVACY_PATH}`,
+      ...privacyLink(settings, values),
     },
   });
 

@@ -5,7 +5,7 @@
  * unsubscribe button and its one-click post (RFC 2919 List-Id, RFC 2369 List-Unsubscribe, RFC 8058).
  */
 import type { Config } from "../config.ts";
-import type { MailCopy } from "../contract/mail-template.ts";
+import { fillPlaceholders, type MailCopy, PRIVACY_PATH } from "../contract/mail-template.ts";
 import type { SenderIdentity } from "../contract/published.ts";
 import { bounceAddress, type BounceMailKind, type BounceSettings } from "./bounce-token.ts";
 import { displayName, type Mailbox, mailbox } from "./mailbox.ts";
@@ -55,6 +55,15 @@ export function mailSettings(
     mails,
   };
 }
+
+/** The footer's link to the site's privacy page, in the words of `mails.footer` (`values`: its placeholders). */
+export const privacyLink = (
+  settings: Pick<MailSettings, "siteUrl" | "mails">,
+  values: Readonly<Record<string, string>>,
+): { privacyLabel: string; privacyUrl: string } => ({
+  privacyLabel: fillPlaceholders(settings.mails.footer.privacyLabel, values),
+  privacyUrl: `${settings.siteUrl}${PRIVACY_PATH}`,
+});
 
 export const confirmPageUrl = (settings: Pick<MailSettings, "siteUrl">, token: string): string =>
   `${settings.siteUrl}/?confirm=${encodeURIComponent(token)}`;

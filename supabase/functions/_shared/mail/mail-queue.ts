@@ -93,19 +93,27 @@ export async function enqueueReminder(
   );
 }
 
-/** Queues the welcome mail inside the confirmation's transaction. */
-export async function enqueueWelcome(
+/**
+ * Queues the welcome mail of each reader, inside the caller's transaction: the confirmation's, or
+ * an import's with `--welcome` (one statement for the batch).
+ */
+export async function enqueueWelcomes(
   tx: SqlQueryable,
-  subscriberId: string,
-  recipient: string,
+  readers: { id: string; email: string }[],
   now: Date,
 ): Promise<void> {
+  if (readers.length === 0) return;
   await tx.query(
     `insert into mail_jobs (subscriber_id, kind, recipient, next_attempt_at, created_at)
-     values ($1, 'welcome', $2, $3::timestamptz, $3::timestamptz)`,
-    [subscriberId, recipient, now.toISOString()],
+     select r.id, 'welcome', r.email, $3::timestamptz, $3::timestamptz
+     from unnest($1::uuid[], $2::text[]) as r(id, email)`,
+    [readers.map((reader) => reader.id), readers.map((reader) => reader.email), now.toISOString()],
   );
 }
+
+/** Queues the welcome mail inside the confirmation's transaction. */
+export const enqueueWelcome = (tx: SqlQueryable, subscriberId: string, recipient: string, now: Date) =>
+  enqueueWelcomes(tx, [{ id: subscriberId, email: recipient }], now);
 
 /**
  * Older mails to a subscriber still queued (an SMTP outage) carry links that no longer work once

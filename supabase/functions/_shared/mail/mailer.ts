@@ -6,10 +6,24 @@
  * local stack's outbox folder (server/outbox-mailer.ts). What a mail says is decided before it
  * reaches them, so a transport never knows which kind it carries. `meteredMailer` charges each
  * mail to a worker's estimated CPU (cpu-clock.ts).
+ *
+ * A mail may carry pictures shown inline (the owner's weekly report's chart): each transport sends
+ * them as its protocol does, SMTP, SES and the outbox as MIME `multipart/related` parts with a
+ * `Content-ID` (nodemailer's `cid`), Resend as `attachments` with `content_id`
+ * (https://resend.com/docs/dashboard/emails/embed-inline-images).
  */
 
 import type { MailCost, Work } from "../cpu-clock.ts";
 import type { Mailbox } from "./mailbox.ts";
+
+/** A picture the HTML part shows where it names `cid:<contentId>`. */
+export interface InlineImage {
+  /** Unique within the mail, fewer than 128 characters (Resend's limit): `weekly-chart`. */
+  contentId: string;
+  filename: string;
+  contentType: "image/png";
+  content: Uint8Array;
+}
 
 export interface MailMessage {
   /** The sender as its two parts: each transport writes it as one mailbox (`mailbox.ts`). */
@@ -39,6 +53,8 @@ export interface MailMessage {
    * retried request once. SMTP and the folders ignore it.
    */
   idempotencyKey?: string;
+  /** Pictures the HTML part shows inline (`<img src="cid:...">`); never for the Effect's batches. */
+  inlineImages?: readonly InlineImage[];
 }
 
 export interface Mailer {

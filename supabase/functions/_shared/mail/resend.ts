@@ -25,6 +25,7 @@ import {
   endpoint,
   retryAfterMs,
   type RetryPolicy,
+  toBase64,
 } from "./http-api.ts";
 import { formatMailbox } from "./mailbox.ts";
 import type { MailMessage, Mailer } from "./mailer.ts";
@@ -97,14 +98,27 @@ async function readAnswer(response: Response): Promise<Answer> {
   return { ok: false, error, retry, retryAfterMs: retryAfterMs(response.headers.get("retry-after")) };
 }
 
-/** One mail as Resend takes it: the same fields as every transport, its headers untouched. */
-const resendEmail = ({ from, to, subject, text, html, headers }: MailMessage) => ({
+/**
+ * One mail as Resend takes it: the same fields as every transport, its headers untouched, and its
+ * inline pictures as attachments with their `content_id` (the HTML names them `cid:...`).
+ */
+const resendEmail = ({ from, to, subject, text, html, headers, inlineImages }: MailMessage) => ({
   from: formatMailbox(from),
   to: [to],
   subject,
   html,
   text,
   headers,
+  ...(inlineImages?.length
+    ? {
+        attachments: inlineImages.map((image) => ({
+          content: toBase64(image.content),
+          filename: image.filename,
+          content_type: image.contentType,
+          content_id: image.contentId,
+        })),
+      }
+    : {}),
 });
 
 /** A key Resend takes (1 to 256 characters): ours are short; a longer one is hashed, stably. */
@@ -160,6 +174,9 @@ export function createResendMailer(options: ResendOptions): Mailer {
       if (messages.length === 0) return;
       if (messages.length > RESEND_BATCH_SIZE)
         throw new Error(`Resend takes at most ${RESEND_BATCH_SIZE} mails a batch (got ${messages.length})`);
+      // https://resend.com/docs/dashboard/emails/embed-inline-images: not through the batch endpoint.
+      if (messages.some((message) => message.inlineImages?.length))
+        throw new Error("Resend's batch endpoint takes no attachments: send a mail with pictures by itself");
       await post("/emails/batch", messages.map(resendEmail), idempotencyKey);
     },
   };

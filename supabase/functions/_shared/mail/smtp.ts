@@ -13,6 +13,7 @@
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";
 import { ConfigError, parseUrlSetting, URL_CREDENTIALS_HINT } from "../contract/variables.ts";
+import { toBase64 } from "./http-api.ts";
 import type { MailMessage, Mailer } from "./mailer.ts";
 
 /**
@@ -24,14 +25,28 @@ export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_00
 /**
  * A message as nodemailer takes it: the same MIME on the wire and in the outbox's files. The sender
  * as name and address, which nodemailer quotes or encodes itself: never a string it would parse.
+ * Inline pictures become attachments with a `cid`, which nodemailer puts beside the HTML part in a
+ * `multipart/related`; their bytes go as base64 text, which nodemailer takes on Deno as on Node.
  */
-export const nodemailerFields = ({ from, to, subject, text, html, headers }: MailMessage) => ({
+export const nodemailerFields = ({ from, to, subject, text, html, headers, inlineImages }: MailMessage) => ({
   from: { name: from.name, address: from.address },
   to,
   subject,
   text,
   html,
   headers,
+  ...(inlineImages?.length
+    ? {
+        attachments: inlineImages.map((image) => ({
+          filename: image.filename,
+          contentType: image.contentType,
+          content: toBase64(image.content),
+          encoding: "base64",
+          cid: image.contentId,
+          contentDisposition: "inline" as const,
+        })),
+      }
+    : {}),
 });
 
 export interface SmtpOptions {

@@ -1,6 +1,6 @@
 /**
  * The operator's read-only view of the list: counts by status and the export with each
- * address's consent record and where it came from (`npm run subscribers`). Nothing here changes
+ * address's consent record (an import's too) and where it came from (`npm run subscribers`). Nothing here changes
  * a row.
  */
 import { SIGNUP_SOURCE_FIELDS, type SignupSource } from "../contract/signup-source.ts";
@@ -33,6 +33,9 @@ export interface ExportRow extends SignupSource {
   /** No mail goes to it since then (a bounce, an SMTP 5xx), until it confirms a new signup. */
   suppressed_at: Date | null;
   suppressed_reason: string | null;
+  /** Brought by an import (`consent_source` says which provider): the file's base name, and when. */
+  imported_from: string | null;
+  imported_at: Date | null;
 }
 
 /** The list's health: addresses no mail goes to because of a bounce, and those that complained. */
@@ -74,7 +77,7 @@ export function createAdminQueries(db: SqlExecutor) {
         `select email, status, signed_up_at, confirmed_at, unsubscribed_at, consent_source, consent_at,
            pending_consent_source, pending_consent_at, unsubscribe_reason, complained_at,
            case when suppressed then undeliverable_at end as suppressed_at,
-           case when suppressed then undeliverable_reason end as suppressed_reason,
+           case when suppressed then undeliverable_reason end as suppressed_reason, imported_from, imported_at,
            ${SIGNUP_SOURCE_FIELDS.join(", ")}
          from subscribers where ($1::text is null or status = $1::text) order by signed_up_at, email`,
         [status ?? null],
@@ -94,6 +97,8 @@ export function createAdminQueries(db: SqlExecutor) {
         complained_at: toDate(row.complained_at),
         suppressed_at: toDate(row.suppressed_at),
         suppressed_reason: row.suppressed_reason === null ? null : String(row.suppressed_reason),
+        imported_from: row.imported_from === null ? null : String(row.imported_from),
+        imported_at: toDate(row.imported_at),
         ...sourceOf(row),
       }));
     },

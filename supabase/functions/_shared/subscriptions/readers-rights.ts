@@ -4,7 +4,7 @@
  * source, its queued and sent mail, its Effect deliveries, its returned-mail events, its mailbox's
  * counters); and forgetting it, in one transaction, keeping only a keyed hash of the address
  * (HMAC-SHA-256 under FORGET_HASH_KEY) in `forgotten_readers`, which this module alone writes, so
- * that an import asks `isForgotten` and never adds it again. A new signup of the address still
+ * that an import asks `forgottenAmong` and never adds it again. A new signup of the address still
  * works as any: the hash stays (it only stops an import; the reader's own confirmed signup is
  * their consent, and forgetting them again finds it there).
  */
@@ -36,8 +36,13 @@ export interface ForgetCounts {
   mailbox_mail_limits: number;
 }
 
-/** The keyed hash of an address, whatever its letter case: HMAC-SHA-256, hex. */
-export async function forgottenHash(key: string, email: string): Promise<string> {
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/**
+ * The keyed hash of addresses, whatever their letter case: HMAC-SHA-256, hex. The key is imported
+ * once, so an import hashes a hundred thousand addresses without importing it each time.
+ */
+async function forgottenHasher(key: string): Promise<(email: string) => Promise<string>> {
   const hmacKey = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(key),
@@ -45,8 +50,18 @@ export async function forgottenHash(key: string, email: string): Promise<string>
     false,
     ["sign"],
   );
-  const mac = await crypto.subtle.sign("HMAC", hmacKey, new TextEncoder().encode(email.trim().toLowerCase()));
-  return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  const encoder = new TextEncoder();
+  return async (email) => {
+    const mac = await crypto.subtle.sign("HMAC", hmacKey, encoder.encode(email.trim().toLowerCase()));
+    let hex = "";
+    for (const byte of new Uint8Array(mac)) hex += HEX[byte];
+    return hex;
+  };
+}
+
+/** The keyed hash of an address, whatever its letter case: HMAC-SHA-256, hex. */
+export async function forgottenHash(key: string, email: string): Promise<string> {
+  return (await forgottenHasher(key))(email);
 }
 
 const countOf = async (tx: SqlQueryable, sql: string, id: string): Promise<number> => {
@@ -56,12 +71,16 @@ const countOf = async (tx: SqlQueryable, sql: string, id: string): Promise<numbe
 
 export function createReadersRights(db: SqlExecutor, forgetKey: string) {
   return {
-    /** Whether `email` was forgotten: what an import asks before it adds an address. */
-    async isForgotten(tx: SqlQueryable, email: string): Promise<boolean> {
-      const rows = await tx.query(`select 1 from forgotten_readers where email_hash = $1`, [
-        await forgottenHash(forgetKey, email),
-      ]);
-      return rows.length > 0;
+    /** Which of `emails` were forgotten: what an import asks of each batch before it adds one. */
+    async forgottenAmong(tx: SqlQueryable, emails: string[]): Promise<Set<string>> {
+      const hash = await forgottenHasher(forgetKey);
+      const hashes = await Promise.all(emails.map(hash));
+      const rows = await tx.query<{ email_hash: string }>(
+        `select email_hash from forgotten_readers where email_hash = any($1::text[])`,
+        [hashes],
+      );
+      const kept = new Set(rows.map((row) => row.email_hash));
+      return new Set(emails.filter((_, index) => kept.has(hashes[index])));
     },
 
     /** Everything kept about `email` (any letter case); null when nothing is. */

@@ -3,7 +3,8 @@
  * named statement here, run in the caller's transaction (`SqlQueryable`), so a change to what a
  * suppression or an unsubscribe records is made once. The subscriptions store (signup, confirm,
  * unsubscribe, purge), the mail queue (a mail sent, a reminder's link, suppression), the returned
- * mail's store (complaints, temporary bounces) and the Effect's deliveries all write through it;
+ * mail's store (complaints, temporary bounces), the Effect's deliveries and an import of another
+ * provider's list (`import.ts`, a batch a statement) all write through it;
  * `npm run check:writes` fails on a write to the table from anywhere else. It decides nothing:
  * `lifecycle.ts` and its callers do; and it imports nothing but the executor's types and the
  * contract's.
@@ -119,22 +120,25 @@ export async function markConfirmed(tx: SqlQueryable, id: string, now: Date): Pr
 
 /**
  * Unsubscribed by the reader's link, or by a complaint. A reader already unsubscribed keeps the
- * time and reason of the first; a complaint's time is recorded either way.
+ * time and reason of the first; a complaint's time is recorded either way. `edition` is the Effect
+ * (YYYY-MM-DD) whose own link was used, null for the confirmation mail's link or a complaint.
  */
 export async function markUnsubscribed(
   tx: SqlQueryable,
   id: string,
   reason: "link" | "complaint",
   now: Date,
+  edition: string | null = null,
 ): Promise<void> {
   await tx.query(
     `update subscribers set status = 'unsubscribed',
        unsubscribed_at = case when status = 'unsubscribed' then unsubscribed_at else $2::timestamptz end,
        unsubscribe_reason = case when status = 'unsubscribed' then unsubscribe_reason else $3 end,
+       unsubscribe_edition_date = case when status = 'unsubscribed' then unsubscribe_edition_date else $4::date end,
        complained_at = case when $3 = 'complaint' then $2::timestamptz else complained_at end,
        updated_at = $2::timestamptz
      where id = $1`,
-    [id, now.toISOString(), reason],
+    [id, now.toISOString(), reason, edition],
   );
 }
 
@@ -237,4 +241,114 @@ export async function recordSoftBounceDays(
 export async function deleteSubscriber(tx: SqlQueryable, id: string): Promise<boolean> {
   const rows = await tx.query(`delete from subscribers where id = $1 returning id`, [id]);
   return rows.length === 1;
+}
+
+/**
+ * What an import keeps as its readers' consent evidence: `import:PROVIDER` (in `consent_source`),
+ * the base name of the file and the time of the import (migration 20261128300000).
+ */
+export interface ImportEvidence {
+  consentSource: string;
+  fileName: string;
+  importedAt: Date;
+}
+
+/** A new address an import brings, as its row starts. */
+export interface ImportedRow {
+  email: string;
+  status: "confirmed" | "unsubscribed";
+  /** The original opt-in (confirmed: the import's time when the export gave none). */
+  optedInAt: Date | null;
+  /** Unsubscribed: when, and why (`import:PROVIDER`, or `complaint`). */
+  unsubscribedAt: Date | null;
+  unsubscribeReason: string | null;
+  complainedAt: Date | null;
+}
+
+const isoOrNull = (date: Date | null) => date?.toISOString() ?? null;
+
+/**
+ * New addresses from an import, in one statement: confirmed with their original opt-in as the
+ * consent, or unsubscribed as the export said. An address that has a row by now (a signup in
+ * between) is left alone; only the rows made are returned.
+ */
+export async function insertImported(
+  tx: SqlQueryable,
+  rows: ImportedRow[],
+  evidence: ImportEvidence,
+): Promise<{ id: string; email: string }[]> {
+  if (rows.length === 0) return [];
+  return tx.query<{ id: string; email: string }>(
+    `insert into subscribers (email, status, signed_up_at, confirmed_at, consent_source, consent_at,
+       unsubscribed_at, unsubscribe_reason, complained_at, imported_from, imported_at, updated_at)
+     select r.email, r.status, coalesce(r.opted_in_at, r.unsubscribed_at, $9::timestamptz), r.opted_in_at, $7,
+       r.opted_in_at, r.unsubscribed_at, r.reason, r.complained_at, $8, $9::timestamptz, $9::timestamptz
+     from unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::timestamptz[])
+       as r(email, status, opted_in_at, unsubscribed_at, reason, complained_at)
+     on conflict ((lower(email))) do nothing
+     returning id, email`,
+    [
+      rows.map((row) => row.email),
+      rows.map((row) => row.status),
+      rows.map((row) => isoOrNull(row.optedInAt)),
+      rows.map((row) => isoOrNull(row.unsubscribedAt)),
+      rows.map((row) => row.unsubscribeReason),
+      rows.map((row) => isoOrNull(row.complainedAt)),
+      evidence.consentSource,
+      evidence.fileName,
+      evidence.importedAt.toISOString(),
+    ],
+  );
+}
+
+/**
+ * Signups still waiting for their own confirmation that an import names as opted in: confirmed,
+ * with the import's consent (their own signup's stays beside it, pending). Never one that was
+ * unsubscribed before or is suppressed. Returns the rows confirmed.
+ */
+export async function confirmImported(
+  tx: SqlQueryable,
+  readers: { id: string; optedInAt: Date }[],
+  evidence: ImportEvidence,
+): Promise<{ id: string; email: string }[]> {
+  if (readers.length === 0) return [];
+  return tx.query<{ id: string; email: string }>(
+    `update subscribers s set status = 'confirmed', confirmed_at = r.opted_in_at, consent_source = $3,
+       consent_at = r.opted_in_at, imported_from = $4, imported_at = $5::timestamptz, updated_at = $5::timestamptz
+     from unnest($1::uuid[], $2::timestamptz[]) as r(id, opted_in_at)
+     where s.id = r.id and s.status = 'pending' and s.unsubscribed_at is null and not s.suppressed
+     returning s.id, s.email`,
+    [
+      readers.map((reader) => reader.id),
+      readers.map((reader) => reader.optedInAt.toISOString()),
+      evidence.consentSource,
+      evidence.fileName,
+      evidence.importedAt.toISOString(),
+    ],
+  );
+}
+
+/**
+ * Confirmed readers an import unsubscribes (their consent came from an earlier import, and this
+ * export says they left): when and why, as the export says; a complaint's time too.
+ */
+export async function markUnsubscribedByImport(
+  tx: SqlQueryable,
+  readers: { id: string; at: Date; reason: string; complaint: boolean }[],
+  now: Date,
+): Promise<void> {
+  if (readers.length === 0) return;
+  await tx.query(
+    `update subscribers s set status = 'unsubscribed', unsubscribed_at = r.at, unsubscribe_reason = r.reason,
+       complained_at = case when r.complaint then r.at else s.complained_at end, updated_at = $5::timestamptz
+     from unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::boolean[]) as r(id, at, reason, complaint)
+     where s.id = r.id and s.status = 'confirmed'`,
+    [
+      readers.map((reader) => reader.id),
+      readers.map((reader) => reader.at.toISOString()),
+      readers.map((reader) => reader.reason.slice(0, REASON_CHARS)),
+      readers.map((reader) => reader.complaint),
+      now.toISOString(),
+    ],
+  );
 }

@@ -312,9 +312,13 @@ export function createSubscriberStore(db: SqlExecutor) {
 
     async unsubscribe(tokenHash: string, now: Date): Promise<UnsubscribeResult> {
       return db.transaction(async (tx) => {
-        const [row] = await tx.query<{ id: string; status: SubscriberStatus }>(
-          // An Effect mail carries its own token (effect_unsubscribe_tokens), the confirmation mail the subscriber's.
-          `select id, status from subscribers
+        const [row] = await tx.query<{ id: string; status: SubscriberStatus; edition: string | null }>(
+          // An Effect mail carries its own token (effect_unsubscribe_tokens), the confirmation mail
+          // the subscriber's; an Effect's link also says which edition the reader left by.
+          `select id, status,
+             (select to_char(d.edition_date, 'YYYY-MM-DD') from effect_unsubscribe_tokens t
+              join effect_deliveries d on d.id = t.delivery_id where t.token_hash = $1) as edition
+           from subscribers
            where unsubscribe_token_hash = $1
               or id = (select subscriber_id from effect_unsubscribe_tokens where token_hash = $1)
            for update`,
@@ -322,7 +326,7 @@ export function createSubscriberStore(db: SqlExecutor) {
         );
         if (!row) return "unknown";
         if (decideUnsubscribe(row.status) === "already_unsubscribed") return "already_unsubscribed";
-        await markUnsubscribed(tx, row.id, "link", now);
+        await markUnsubscribed(tx, row.id, "link", now, row.edition);
         return "unsubscribed";
       });
     },

@@ -1,7 +1,8 @@
 /**
- * The four mails (confirmation, reminder, welcome, the Effect of the Day) as mail clients show them:
- * rendered by real Chromium on a 375 px phone and at 1280 px, nothing wider than the screen, the
- * brand's card no wider than 600 px, the preheader hidden, the button a padded cell; and every
+ * The four mails to a subscriber (confirmation, reminder, welcome, the Effect of the Day) and the
+ * owner's weekly report as mail clients show them: rendered by real Chromium on a 375 px phone and
+ * at 1280 px, nothing wider than the screen, the brand's card no wider than 600 px, the preheader
+ * hidden, the button a padded cell (the report's chart as wide as the card's inside); and every
  * HTML and CSS feature they use checked against caniemail.com's data
  * (@jsx-email/doiuse-email) for Gmail, Outlook, Apple Mail and Yahoo.
  */
@@ -9,11 +10,23 @@ import AxeBuilder from "@axe-core/playwright";
 import { doIUseEmail } from "@jsx-email/doiuse-email";
 import type { Browser } from "playwright-core";
 import { mailEdition } from "../../../../../src/effects/mail.ts";
+import { htmlWithPictures } from "../../../../../server/report-mail-command.ts";
 import { chromiumAvailable, launchChromium } from "../../../../../test/support/browser.ts";
-import { MAIL_KINDS, sampleMails } from "../../../../../test/support/mail-samples.ts";
+import {
+  MAIL_KINDS,
+  type MailKind,
+  sampleMails,
+  SUBSCRIBER_MAIL_KINDS,
+} from "../../../../../test/support/mail-samples.ts";
 import { UNSUBSCRIBE_PLACEHOLDER } from "../../contract/published.ts";
+import type { MailMessage } from "../mailer.ts";
 
-const mails = sampleMails();
+let mails: Record<MailKind, MailMessage>;
+beforeAll(async () => {
+  mails = await sampleMails();
+});
+/** The HTML as a mail app shows it: its inline pictures (`cid:`) in place. */
+const shown = (kind: MailKind) => htmlWithPictures(mails[kind]);
 const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
 
 /** An Effect written to break a narrow layout: a long address as a link's text, and a long title. */
@@ -62,7 +75,7 @@ describeInBrowser("the mails in Chromium", () => {
   it.each([...MAIL_KINDS, "stress" as const])(
     "the %s mail fits a 375 px screen: nothing scrolls sideways",
     async (kind) => {
-      const { page, close } = await render(kind === "stress" ? stressHtml : mails[kind].html, 375);
+      const { page, close } = await render(kind === "stress" ? stressHtml : shown(kind), 375);
       try {
         const widths = await page.evaluate(() => ({
           document: document.documentElement.scrollWidth,
@@ -84,7 +97,7 @@ describeInBrowser("the mails in Chromium", () => {
         const context = await browser.newContext({ viewport: { width: 375, height: 800 }, colorScheme });
         try {
           const page = await context.newPage();
-          await page.setContent(mails[kind].html);
+          await page.setContent(shown(kind));
           const { violations } = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
           expect(violations.flatMap((violation) => violation.nodes.map((node) => node.html))).toEqual([]);
         } finally {
@@ -94,7 +107,29 @@ describeInBrowser("the mails in Chromium", () => {
     },
   );
 
-  it.each(MAIL_KINDS)(
+  it("the weekly report's chart is the PNG it carries, as wide as the card's inside, in the brand's card on a phone and at 1280 px", async () => {
+    for (const [width, shownWidth] of [
+      [375, 375 - 2 * 10 - 2 * 28],
+      [1280, 544],
+    ]) {
+      const { page, close } = await render(shown("weekly-report"), width);
+      try {
+        const chart = page.getByRole("img", { name: /^Chart: the readers on the list/ });
+        expect(
+          await chart.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]),
+        ).toEqual([544, 408]);
+        expect((await chart.boundingBox())?.width).toBe(shownWidth);
+        // The brand's card, its preheader hidden, as every mail of the family.
+        const card = await page.locator("table.pe-card").boundingBox();
+        expect(card?.width).toBe(Math.min(600, width - 20));
+        expect(await page.locator("body > div").first().isVisible()).toBe(false);
+      } finally {
+        await close();
+      }
+    }
+  });
+
+  it.each(SUBSCRIBER_MAIL_KINDS)(
     "the %s mail is the brand's card at 1280 px: at most 600 px wide, its preheader hidden, its button a padded cell",
     async (kind) => {
       const { page, close } = await render(mails[kind].html, 1280);
@@ -156,17 +191,28 @@ describe("the mails against caniemail.com's data", () => {
     "the %s mail pads only table cells, which Outlook honours, and has a plain-text part",
     (kind) => {
       const { html, text } = mails[kind];
-      expect(html).not.toMatch(/<(p|div|a|span|h[1-6])\b[^>]*style="[^"]*padding/);
+      expect(html).not.toMatch(/<(p|div|a|span|h[1-6]|img)\b[^>]*style="[^"]*padding/);
       expect(html).toMatch(/<td[^>]*style="padding:/);
-      // The same words without the markup: the button's label and address, the unsubscribe link,
-      // the privacy page's.
+      // The same words without the markup: the button's label and address, the unsubscribe link
+      // (for the owner's report, the site's), the privacy page's.
       expect(text).toMatch(/^THE PURPOSE EFFECT\n/);
       expect(text).toMatch(
-        /\nUnsubscribe: https:\/\/thepurposeeffect\.example\/\?unsubscribe=u{43}\nYour data and privacy: https:\/\/thepurposeeffect\.example\/privacy\/\n$/,
+        kind === "weekly-report"
+          ? /\nOpen The Purpose Effect's site: https:\/\/thepurposeeffect\.example\/\nYour data and privacy: https:\/\/thepurposeeffect\.example\/privacy\/\n$/
+          : /\nUnsubscribe: https:\/\/thepurposeeffect\.example\/\?unsubscribe=u{43}\nYour data and privacy: https:\/\/thepurposeeffect\.example\/privacy\/\n$/,
       );
       expect(text).not.toMatch(/<[a-z]/);
     },
   );
+
+  it("the weekly report's picture is the one it carries, never one loaded from the web", () => {
+    const { html, inlineImages } = mails["weekly-report"];
+    expect(html.match(/<img [^>]*>/g)).toEqual([
+      expect.stringMatching(/^<img src="cid:weekly-chart" width="544" height="408" alt="[^"]+"/),
+    ]);
+    expect(inlineImages?.map((image) => image.contentId)).toEqual(["weekly-chart"]);
+    expect(html).not.toMatch(/https?:\/\/[^"]*\.(png|jpe?g|gif|svg)/);
+  });
 
   it("the checker does fail what a client lacks (a stylesheet that needs flexbox and a hidden div)", () => {
     const result = doIUseEmail('<div style="display:flex"><div style="display:none">x</div></div>', {
