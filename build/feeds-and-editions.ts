@@ -7,7 +7,6 @@ import type { Brand, EffectPages, Newsletter } from "../src/content/schema";
 import { writeEffectFiles } from "../src/effects/effect-files";
 import { type Effect, publishedEffects } from "../src/effects/effects";
 import { dayIn } from "../supabase/functions/_shared/contract/calendar-day";
-import { MAIL_COPY_FIELDS } from "../supabase/functions/_shared/contract/mail-template";
 import { type BuildStepArgs, PUBLIC_DIR, query } from "./build-step";
 
 interface EffectFilesData {
@@ -16,11 +15,6 @@ interface EffectFilesData {
   newsletter: Pick<Newsletter, "mails">;
   allEffect: { nodes: Effect[] };
 }
-
-/** Every text of every mail besides the Effect's own, as sender.json publishes them (`MailCopy`). */
-const MAILS_SELECTION = Object.entries(MAIL_COPY_FIELDS)
-  .map(([mail, fields]) => `${mail} { ${fields.join(" ")} }`)
-  .join("\n            ");
 
 /** The feeds and mail editions of the Effects published up to `today` (./published-day.ts). */
 export async function writeFeedsAndEditions(build: BuildStepArgs, today: string): Promise<void> {
@@ -51,7 +45,63 @@ export async function writeFeedsAndEditions(build: BuildStepArgs, today: string)
         }
         newsletter {
           mails {
-            ${MAILS_SELECTION}
+            confirmation {
+              subject
+              preheader
+              heading
+              greeting
+              text
+              buttonLabel
+              expiryText
+              ignoreText
+            }
+            reminder {
+              subject
+              preheader
+              heading
+              greeting
+              text
+              buttonLabel
+              expiryText
+              ignoreText
+            }
+            welcome {
+              subject
+              preheader
+              text
+            }
+            footer {
+              reasonText
+              unsubscribeLabel
+              privacyLabel
+            }
+            ownerReport {
+              subject
+              preheader
+              eyebrow
+              heading
+              intro
+              thisWeekLabel
+              weekBeforeLabel
+              changeLabel
+              listSizeLabel
+              joinedLabel
+              unsubscribedLabel
+              bouncedLabel
+              complainedLabel
+              chartHeading
+              chartAlt
+              sourcesHeading
+              sourceLabel
+              readersLabel
+              noSourcesText
+              lostHeading
+              lostText
+              noLossText
+              moreText
+              reasonText
+              siteLabel
+            }
           }
         }
         allEffect(sort: { date: DESC }) {

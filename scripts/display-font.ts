@@ -58,7 +58,7 @@ export async function chartFontModule(): Promise<string> {
   return `/**
  * Anton (SIL Open Font License, @fontsource/anton) cut to the display face's basic characters
  * (src/fonts/basic-ranges.ts), as TrueType in base64: the font the owner's weekly chart is drawn
- * with (chart-png.ts). Written by \`npm run font:subset\`; do not edit.
+ * with (weekly-chart.ts). Written by \`npm run font:subset\`; do not edit.
  */
 export const CHART_FONT_FAMILY = "Anton";
 

@@ -18,11 +18,11 @@ import type { SqlQueryable } from "../db/sql-executor.ts";
  */
 export const OWNER_REPORT_LEASE_MS = 10 * 60_000;
 /**
- * Claims of one week in all; then it is given up, and the log says so. Five: on Supabase the
+ * Claims of one week in all; then it is given up, and the log says so. Ten: on Supabase the
  * platform may stop a worker mid-drawing (2 s of CPU, its other calls included), which costs an
  * attempt as a refused mail does.
  */
-export const OWNER_REPORT_MAX_ATTEMPTS = 5;
+export const OWNER_REPORT_MAX_ATTEMPTS = 10;
 
 const CLAIM = `
   insert into owner_reports as report (week_start, state, claimed_at, claimed_by, attempts)

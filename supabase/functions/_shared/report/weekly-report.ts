@@ -9,7 +9,7 @@
  *   the local stack each minute. From Monday at SEND_AT (08:00 without it) in the brand's time zone,
  *   the week before is due; the first call that claims it in `owner_reports`
  *   (`owner-report-store.ts`) sends it, every other call finds it claimed or sent. A claim whose
- *   process died, or whose mail was refused, is taken again after the lease (10 minutes), five
+ *   process died, or whose mail was refused, is taken again after the lease (10 minutes), ten
  *   times at most. Without OWNER_EMAIL the week is recorded as skipped and the log says so once.
  *
  * On Supabase the drawing costs CPU (resvg's WebAssembly loaded, then the chart drawn: 0.2 to
