@@ -61,4 +61,4 @@ function recordedCpu(dir, testPath) {
   }
 }
 
-module.exports = { cpuSeconds, measuringCpu, recordedCpu, variable };
+module.exports = { measuringCpu, recordedCpu, variable };

@@ -8,14 +8,13 @@
 const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const path = require("node:path");
-const { cpuSeconds, recordedCpu, variable } = require("./cpu-time");
+const { recordedCpu, variable } = require("./cpu-time");
 
 class ProjectTimes {
   constructor() {
     /** @type {Map<string, { start: number; end: number; files: number; ownMs: number; cpu: number; all: Array<{ file: string; ms: number; cpu: number | null }> }>} */
     this.projects = new Map();
     this.started = Date.now();
-    this.cpuAtStart = cpuSeconds();
     // The test environments (in Jest's workers, which inherit this process's environment) write each
     // file's CPU here.
     this.cpuDir = mkdtempSync(path.join(tmpdir(), "jest-cpu-"));
@@ -44,13 +43,8 @@ class ProjectTimes {
         .map(({ file, ms }) => `${file} ${seconds(ms)}`)
         .join(", ")}`;
     });
-    // Jest's own process: the global setups (the browser tests' build) and the runs in band.
-    const main =
-      this.cpuAtStart === null
-        ? ""
-        : `, ${(cpuSeconds() - this.cpuAtStart).toFixed(0)} s of CPU in Jest's own process and the workers it ended`;
     console.log(
-      `\nTime per project (the whole run ${seconds(Date.now() - this.started)}${main}):\n${lines.join("\n")}`,
+      `\nTime per project (the whole run ${seconds(Date.now() - this.started)}):\n${lines.join("\n")}`,
     );
     const file = variable("JEST_TIMES_FILE");
     if (file) writeFileSync(file, JSON.stringify(Object.fromEntries(this.projects), null, 2));
