@@ -12,6 +12,9 @@ const nodeTransform = {
   ],
 };
 
+// Every Node process the run starts shares one compile cache (test/support/jest/compile-cache.js).
+require("./test/support/jest/compile-cache");
+
 /** @type {import('jest').Config} */
 module.exports = {
   // A test file per core and one more: the files wait on servers, browsers, mail and builds more

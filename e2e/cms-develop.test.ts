@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { BUILD_FILE, BUILD_FOLDERS } from "../scripts/site-build";
 import { readYaml } from "../src/content/yaml";
-import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { launchTestBrowser, VIEWPORTS } from "../test/support/browser";
 import { eventually } from "../test/support/eventually";
 import { textOf, visible } from "../test/support/expect";
 import { effectTexts } from "../test/support/effects";
@@ -70,7 +70,7 @@ describeInBrowser("npm run cms", () => {
         ready: /You can now view/,
         timeoutMs: 300_000,
       }),
-      launchChromium(),
+      launchTestBrowser(),
     ]);
     editorAddress =
       /http:\/\/localhost:\d+\/admin\/#cms-backend=\d+&cms-token=[\w-]+/.exec(cms.output())?.[0] ?? "";

@@ -10,7 +10,7 @@
  */
 import { createServer } from "node:http";
 import type { Browser } from "playwright-core";
-import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { launchTestBrowser, VIEWPORTS } from "../test/support/browser";
 import { visible } from "../test/support/expect";
 import { freePort } from "../test/support/free-port";
 import {
@@ -67,7 +67,7 @@ async function startSiteAsBuiltFor(port: number, stackUrl: string, functionsBase
       [postgres, github, browser] = await Promise.all([
         startPostgres(),
         startGithubStandIn({ repo: E2E_REPO }),
-        launchChromium(),
+        launchTestBrowser(),
       ]);
       const [sitePort, gatewayPort] = [await freePort(), await freePort()];
       const siteUrl = `http://127.0.0.1:${sitePort}`;

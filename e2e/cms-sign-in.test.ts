@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
-import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { launchTestBrowser, VIEWPORTS } from "../test/support/browser";
 import { visible } from "../test/support/expect";
 import {
   E2E_REPO,
@@ -35,7 +35,7 @@ describeInBrowser("signing in to the content editor with GitHub", () => {
         CMS_GITHUB_CLIENT_SECRET: STAND_IN_CLIENT_SECRET,
         CMS_GITHUB_URL: github.url,
       }),
-      launchChromium(),
+      launchTestBrowser(),
     ]);
   }, 90_000);
 

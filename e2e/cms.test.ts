@@ -10,7 +10,7 @@ import path from "node:path";
 import { readYaml as parseYaml } from "../src/content/yaml";
 import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core";
 import { checkContent, contentTypeForFile, effectFields } from "../src/content/schema";
-import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { launchTestBrowser, VIEWPORTS } from "../test/support/browser";
 import { type CmsBackendCopy, startCmsBackendCopy } from "../test/support/cms-backend";
 import { visible } from "../test/support/expect";
 import { freePort } from "../test/support/free-port";
@@ -28,7 +28,7 @@ describeInBrowser("the content editor at /admin/", () => {
     const backendPort = await freePort();
     const started = await Promise.allSettled([
       startStack({ PUBLIC_DIR: TEST_SITE_DIR, CMS_BACKEND_PORT: String(backendPort) }),
-      launchChromium(),
+      launchTestBrowser(),
     ]);
     const [site, chromium] = started;
     if (site.status === "fulfilled") stack = site.value;

@@ -1,5 +1,5 @@
 // The browser tests' build, into `.test-site/`, started in the background.
-import { chromiumAvailable, chromiumPath, INSTALL_HINT } from "../test/support/browser";
+import { testBrowserAvailable, testBrowserPath, TEST_BROWSER_HINT } from "../test/support/browser";
 import { startTestSiteBuild } from "../test/support/test-site-build";
 import { readVariable } from "../supabase/functions/_shared/contract/variables";
 
@@ -10,11 +10,15 @@ import { readVariable } from "../supabase/functions/_shared/contract/variables";
  * (test/support/test-site-build.ts).
  */
 export default function globalSetup(): void {
-  if (!chromiumAvailable()) {
+  if (!testBrowserAvailable()) {
     if (readVariable(process.env, "CI")) {
-      throw new Error(`Browser tests need Chromium at ${chromiumPath} and CI is set: ${INSTALL_HINT}.`);
+      throw new Error(
+        `Browser tests need Chromium's headless shell at ${testBrowserPath} and CI is set: ${TEST_BROWSER_HINT}.`,
+      );
     }
-    console.log(`\nBrowser tests skipped: no Chromium at ${chromiumPath}; ${INSTALL_HINT}.`);
+    console.log(
+      `\nBrowser tests skipped: no Chromium's headless shell at ${testBrowserPath}; ${TEST_BROWSER_HINT}.`,
+    );
     return;
   }
   startTestSiteBuild(process.env);

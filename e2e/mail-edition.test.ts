@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import type { MailEdition } from "../supabase/functions/_shared/contract/published";
-import { launchChromium, VIEWPORTS } from "../test/support/browser";
+import { launchTestBrowser, VIEWPORTS } from "../test/support/browser";
 import { publishedFixtures } from "../test/support/effects";
 import { describeInBrowser } from "../test/support/site";
 import { TEST_SITE_DIR } from "../test/support/stack";
@@ -27,7 +27,7 @@ describeInBrowser("the Effect's mail", () => {
   let html: string;
   beforeAll(async () => {
     html = mailHtml();
-    browser = await launchChromium();
+    browser = await launchTestBrowser();
   });
   afterAll(() => browser?.close());
 

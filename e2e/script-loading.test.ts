@@ -10,7 +10,7 @@ import { gone, isFocused, visible } from "../test/support/expect";
 import { cardInView } from "../test/support/newsletter";
 import { describeInBrowser, GATSBY_BUNDLE, useSite } from "../test/support/site";
 import { SPEC } from "../test/support/texts";
-import { launchChromium, untilHydrated, VIEWPORTS } from "../test/support/browser";
+import { launchTestBrowser, untilHydrated, VIEWPORTS } from "../test/support/browser";
 import { COMPILE_HINT } from "../build/compile-hints";
 
 /** When each of Gatsby's bundles was requested, and when `load` ended, on the page's clock. */
@@ -52,7 +52,7 @@ describeInBrowser("the page's scripts", () => {
     // files at once on 2 cores) could present the picture after those frames, and the scripts
     // started a few ms before it (1 fresh-clone run in 6).
     for (let visit = 0; visit < 6; visit++) {
-      const browser = await launchChromium();
+      const browser = await launchTestBrowser();
       try {
         const page = await (await browser.newContext({ viewport: VIEWPORTS.mobile })).newPage();
         await page.goto(`${site.url}/`);

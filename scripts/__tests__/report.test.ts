@@ -20,7 +20,7 @@ import type { OwnerReport } from "../../supabase/functions/_shared/report/report
 import { addDays } from "../../supabase/functions/_shared/report/growth.ts";
 import { createPostgresExecutor } from "../../supabase/functions/_shared/db/postgres-executor.ts";
 import { forEachBackend } from "../../test/support/backends.ts";
-import { chromiumAvailable, launchChromium, VIEWPORTS } from "../../test/support/browser.ts";
+import { testBrowserAvailable, launchTestBrowser, VIEWPORTS } from "../../test/support/browser.ts";
 import { createTestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 import {
   contentIdentity,
@@ -337,7 +337,7 @@ describe("the report's page", () => {
     html = readFileSync(file, "utf8");
     json = JSON.parse(await report(["--json"], env)) as OwnerReport;
     exportCsv = await subscribers(["export"], env);
-    if (chromiumAvailable()) browser = await launchChromium();
+    if (testBrowserAvailable()) browser = await launchTestBrowser();
     mkdirSync(shots, { recursive: true });
   });
   afterAll(async () => {
@@ -357,7 +357,7 @@ describe("the report's page", () => {
     expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(8);
   });
 
-  const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+  const describeInBrowser = testBrowserAvailable() ? describe : describe.skip;
   describeInBrowser("in Chromium", () => {
     const open = async (viewport: { width: number; height: number }) => {
       const context = await (browser as Browser).newContext({ viewport });

@@ -1,13 +1,13 @@
 /** One test file's site: the local stack and Chromium started before it, pages opened for each test. */
 import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response } from "playwright-core";
-import { chromiumAvailable, launchChromium, untilHydrated, VIEWPORTS } from "./browser";
+import { testBrowserAvailable, launchTestBrowser, untilHydrated, VIEWPORTS } from "./browser";
 import { startStack, type Stack, TEST_SITE_DIR } from "./stack";
 
 /** Gatsby's own bundles: the runtime, React, the app, the page's code. */
 export const GATSBY_BUNDLE = /\/(webpack-runtime|framework|app|component---[^/]+)-[0-9a-f]+\.js$/;
 
 /** `describe` when Chromium is installed; otherwise skipped (the global setup says how to install it). */
-export const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+export const describeInBrowser = testBrowserAvailable() ? describe : describe.skip;
 
 export interface Visit {
   page: Page;
@@ -64,7 +64,7 @@ export function useSite(env: Record<string, string> = {}): Site {
   beforeAll(async () => {
     const [started, launched] = await Promise.allSettled([
       startStack({ PUBLIC_DIR: TEST_SITE_DIR, ...env }),
-      launchChromium(),
+      launchTestBrowser(),
     ]);
     if (started.status === "fulfilled") stack = started.value;
     if (launched.status === "fulfilled") browser = launched.value;

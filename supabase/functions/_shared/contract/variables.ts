@@ -641,8 +641,16 @@ export const VARIABLES = [
     name: "CHROMIUM_PATH",
     group: "Tests and benchmarks",
     readers: ["tests", "benchmarks"],
-    description: "The Chromium the browser tests, the screenshots and the benchmarks drive.",
+    description: "The Chromium the screenshots and the benchmarks drive, as a visitor's.",
     default: "/usr/bin/chromium",
+  },
+  {
+    name: "CHROMIUM_SHELL_PATH",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description:
+      "The headless shell of the same Chromium (Debian's `chromium-headless-shell`) that the browser and mail tests drive.",
+    default: "/usr/lib/chromium/chromium-headless-shell",
   },
   {
     name: "BENCH_RUNS",
@@ -689,6 +697,13 @@ export const VARIABLES = [
     readers: ["tests"],
     description:
       "A file `npm test` writes every test file's time and CPU to, as JSON, beside the per-project summary it always prints.",
+  },
+  {
+    name: "NODE_COMPILE_CACHE",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description:
+      "Node's compile cache for every process `npm test` starts (test/support/jest/compile-cache.js); by default a folder in the system's temporary folder.",
   },
   {
     name: "JEST_CPU_DIR",

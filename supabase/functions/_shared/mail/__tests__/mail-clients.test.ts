@@ -11,7 +11,7 @@ import { doIUseEmail } from "@jsx-email/doiuse-email";
 import type { Browser } from "playwright-core";
 import { mailEdition } from "../../../../../src/effects/mail.ts";
 import { htmlWithPictures } from "../../../../../server/report-mail-command.ts";
-import { chromiumAvailable, launchChromium } from "../../../../../test/support/browser.ts";
+import { testBrowserAvailable, launchTestBrowser } from "../../../../../test/support/browser.ts";
 import {
   MAIL_KINDS,
   type MailKind,
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 /** The HTML as a mail app shows it: its inline pictures (`cid:`) in place. */
 const shown = (kind: MailKind) => htmlWithPictures(mails[kind]);
-const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+const describeInBrowser = testBrowserAvailable() ? describe : describe.skip;
 
 /** An Effect written to break a narrow layout: a long address as a link's text, and a long title. */
 const stressHtml = mailEdition(
@@ -60,7 +60,7 @@ const stressHtml = mailEdition(
 describeInBrowser("the mails in Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await launchTestBrowser();
   });
   afterAll(() => browser?.close());
 
