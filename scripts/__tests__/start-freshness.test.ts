@@ -1,11 +1,13 @@
 /**
  * `npm start` as a developer runs it, in a copy of the project: it builds the site and serves it;
- * an Effect's file deleted, the next `npm start` says so, builds again, and the Effect's page is
- * gone (404) where it was served. The decision itself, for every kind of change (a rename, an
- * older copy restored, a file saved unchanged), is `site-build.test.ts`'s; this is the whole way,
- * with Gatsby's own build from its kept cache.
+ * an Effect's file deleted and the stylesheet changed, the next `npm start` says so, builds again
+ * from Gatsby's kept cache, the Effect's page is gone (404) where it was served, and a page whose
+ * data did not change carries the new styles (Gatsby 5 wrote such a page's HTML only when its data
+ * or its HTML renderer changed, and kept the old inlined stylesheet: build/bundles.ts). The
+ * decision itself, for every kind of change (a rename, an older copy restored, a file saved
+ * unchanged), is `site-build.test.ts`'s; this is the whole way.
  */
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BUILD_FILE, BUILD_FOLDERS } from "../site-build.ts";
@@ -30,6 +32,15 @@ const PROJECT = [
 ];
 const DAY = "2026-11-23";
 const PAGE = `/effects/${DAY}/`;
+const STYLESHEET = "src/styles/global.css";
+/** A colour no other rule uses, which the minifier keeps as written. */
+const MARK = "#654321";
+
+/** The stylesheet a page inlines: the file name Gatsby gave it, and whether it holds the mark. */
+const stylesheet = (html: string) => ({
+  file: /<style data-href="([^"]+)"/.exec(html)?.[1] ?? "none",
+  marked: html.includes(MARK),
+});
 
 // Two production builds of the whole site on two shared cores, the second from the first's cache.
 jest.setTimeout(600_000);
@@ -50,8 +61,11 @@ describe("npm start after an Effect's file was deleted", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** `npm start` in the copy until it listens: what it printed, and the status of the Effect's page. */
-  async function npmStart(): Promise<{ said: string; status: number }> {
+  /**
+   * `npm start` in the copy until it listens: what it printed, the status of the Effect's page and
+   * the privacy page's HTML.
+   */
+  async function npmStart(): Promise<{ said: string; status: number; privacy: string }> {
     const port = await freePort();
     const started = await startProcess(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
       cwd: COPY,
@@ -71,20 +85,30 @@ describe("npm start after an Effect's file was deleted", () => {
     });
     try {
       const status = (await fetch(`http://127.0.0.1:${port}${PAGE}`)).status;
-      return { said: started.output(), status };
+      const privacy = await (await fetch(`http://127.0.0.1:${port}/privacy/`)).text();
+      return { said: started.output(), status, privacy };
     } finally {
       await started.stop(10_000);
     }
   }
 
-  it("builds again, says which file went, and no longer serves its page", async () => {
+  it("builds again, says which file went, no longer serves its page, and every page has the new styles", async () => {
     const first = await npmStart();
     expect(first.said).toMatch(/Building the site into public\/: public\/index\.html is missing\./);
     expect(first.status).toBe(200);
+    const before = stylesheet(first.privacy);
+    expect(before).toEqual({ file: expect.stringMatching(/^\/styles\..+\.css$/), marked: false });
 
     rmSync(path.join(COPY, "content", "effects", `${DAY}.yaml`));
+    // A rule of its own, outside Tailwind's layers, so no purge drops it.
+    appendFileSync(path.join(COPY, STYLESHEET), `\n.start-freshness-mark { color: ${MARK}; }\n`);
     const second = await npmStart();
-    expect(second.said).toContain(`content/effects/${DAY}.yaml was deleted`);
+    expect(second.said).toContain(`content/effects/${DAY}.yaml was deleted (and 1 more)`);
     expect(second.status).toBe(404);
+    // The privacy page's data is the same: only the stylesheet's change can write it again.
+    expect(stylesheet(second.privacy)).toEqual({
+      file: expect.not.stringContaining(before.file),
+      marked: true,
+    });
   });
 });

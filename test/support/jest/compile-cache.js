@@ -7,5 +7,5 @@ const { tmpdir } = require("node:os");
 const path = require("node:path");
 const { variable } = require("./cpu-time");
 
-process.env.NODE_COMPILE_CACHE =
-  variable("NODE_COMPILE_CACHE") ?? path.join(tmpdir(), "purpose-effect-compile-cache");
+const folder = variable("NODE_COMPILE_CACHE") ?? path.join(tmpdir(), "purpose-effect-compile-cache");
+process.env.NODE_COMPILE_CACHE = folder;
