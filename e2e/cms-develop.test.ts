@@ -15,7 +15,7 @@ import { textOf, visible } from "../test/support/expect";
 import { effectTexts } from "../test/support/effects";
 import { fillPlaceholders } from "../supabase/functions/_shared/contract/mail-template";
 import { freePort } from "../test/support/free-port";
-import { startProcess, type StartedProcess } from "../test/support/process";
+import { startProcess, type StartedProcess, typeScript } from "../test/support/process";
 import { describeInBrowser } from "../test/support/site";
 import { ROOT } from "../test/support/stack";
 
@@ -54,7 +54,7 @@ describeInBrowser("npm run cms", () => {
     const [port, backendPort] = [await freePort(), await freePort()];
     site = `http://localhost:${port}`;
     [cms, browser] = await Promise.all([
-      startProcess(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cms.ts"], {
+      startProcess(process.execPath, typeScript("scripts/cms.ts"), {
         cwd: dir,
         env: {
           ...process.env,

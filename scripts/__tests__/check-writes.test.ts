@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { scratchRepository } from "../../test/support/scratch-repository";
 import { TABLE_OWNERS, tablesOf, writesOutsideOwners } from "../check-writes";
+import { typeScript } from "../../test/support/process.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -48,11 +49,9 @@ describe("one writer per table", () => {
       },
     ]);
     // The command, on that repository: it fails and says where.
-    const run = spawnSync(
-      path.join(ROOT, "node_modules/.bin/tsx"),
-      [path.join(ROOT, "scripts/check-writes.ts"), root],
-      { encoding: "utf8" },
-    );
+    const run = spawnSync(process.execPath, typeScript(path.join(ROOT, "scripts/check-writes.ts"), root), {
+      encoding: "utf8",
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(
       `supabase/functions/_shared/effect-sending/delivery-store.ts:3: writes subscribers, which only ${OWNER} writes`,

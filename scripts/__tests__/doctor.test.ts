@@ -18,7 +18,7 @@ import { testPostgresUrl } from "../../test/support/databases.ts";
 import { type DnsStandIn, startDnsStandIn, type Zone } from "../../test/support/dns-stand-in.ts";
 import { freePort } from "../../test/support/free-port.ts";
 import { serveOnLoopback } from "../../test/support/loopback-http.ts";
-import { startProcess } from "../../test/support/process.ts";
+import { startProcess, typeScript } from "../../test/support/process.ts";
 import { type SupabaseGateway, startSupabaseGateway } from "../../test/support/supabase-gateway.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 
@@ -85,7 +85,7 @@ async function doctor(zone: Zone, env: Record<string, string | undefined>) {
 describe("npm run doctor", () => {
   it("passes a domain that is ready, with exit code 0 and a ✓ per check", async () => {
     dns = await startDnsStandIn(readyZone());
-    const run = await execFileAsync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/doctor.ts"], {
+    const run = await execFileAsync(process.execPath, typeScript("scripts/doctor.ts"), {
       cwd: ROOT,
       // Blank, not unset: a .env in the checkout fills only what the environment leaves unset.
       env: {

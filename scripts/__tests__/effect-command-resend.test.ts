@@ -22,6 +22,7 @@ import {
 } from "../../test/support/effect-fixtures.ts";
 import { type ResendStandIn, startResendStandIn } from "../../test/support/resend-stand-in.ts";
 import { preparedDataDir } from "../../test/support/test-stack.ts";
+import { typeScript } from "../../test/support/process.ts";
 
 jest.setTimeout(120_000);
 
@@ -86,7 +87,7 @@ describe("a send over Resend killed with SIGKILL mid-request", () => {
         }
       }, 1);
     });
-    child = spawn(process.execPath, ["--import", "tsx", CLI, "send", DATE], {
+    child = spawn(process.execPath, typeScript(CLI, "send", DATE), {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: "ignore",
@@ -102,11 +103,11 @@ describe("a send over Resend killed with SIGKILL mid-request", () => {
     const deliveredBefore = resend.mails.length;
     expect(deliveredBefore).toBeLessThan(READERS);
 
-    const { stdout } = await promisify(execFile)(
-      path.join(ROOT, "node_modules/.bin/tsx"),
-      [CLI, "send", DATE],
-      { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" },
-    );
+    const { stdout } = await promisify(execFile)(process.execPath, typeScript(CLI, "send", DATE), {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+    });
     expect(stdout).toMatch(/unknown\s+0/);
 
     const db = await createPgliteExecutor(path.join(dataDir, "pglite"));

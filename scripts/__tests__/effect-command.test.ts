@@ -27,15 +27,15 @@ import { forEachBackend } from "../../test/support/backends.ts";
 import { preparedDataDir, startTestStack } from "../../test/support/test-stack.ts";
 import { readSenderIdentity } from "../../src/content/read-brand.ts";
 import { parseCommandLine } from "../effect.ts";
+import { typeScript } from "../../test/support/process.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const CLI = path.join(ROOT, "scripts/effect.ts");
 const DATE = "2026-11-23";
 const SITE = "https://www.thepurposeeffect.example";
 
 function effect(args: string[], env: Record<string, string>) {
-  return promisify(execFile)(TSX, [CLI, ...args], {
+  return promisify(execFile)(process.execPath, typeScript(CLI, ...args), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: "utf8",
@@ -153,7 +153,7 @@ forEachBackend("a send killed with SIGKILL on %s", (backend) => {
 
   it("mails nobody twice, sends everything not in doubt on the next run, and the rest only on request", async () => {
     // Node itself with tsx's loader, so the signal reaches the sender (the tsx command is a wrapper process).
-    const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", CLI, "send", DATE], {
+    const child: ChildProcess = spawn(process.execPath, typeScript(CLI, "send", DATE), {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: "ignore",

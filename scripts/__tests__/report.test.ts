@@ -42,6 +42,7 @@ import { startTestStack, type TestStack } from "../../test/support/test-stack.ts
 import { parseReportCommand } from "../../server/report-command.ts";
 import { run as subscribers } from "../subscribers.ts";
 import { run as report } from "../report.ts";
+import { typeScript } from "../../test/support/process.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const execFileAsync = promisify(execFile);
@@ -195,11 +196,10 @@ forEachBackend("npm run report on %s", (backend, serverUrl) => {
 
   it("prints the numbers as JSON (on PGlite through the running stack), for the last 365 days", async () => {
     // As the owner runs it: another process.
-    const { stdout } = await execFileAsync(
-      path.join(ROOT, "node_modules/.bin/tsx"),
-      ["scripts/report.ts", "--json"],
-      { cwd: ROOT, env: { ...process.env, ...env } },
-    );
+    const { stdout } = await execFileAsync(process.execPath, typeScript("scripts/report.ts", "--json"), {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     const { series } = JSON.parse(stdout) as OwnerReport;
     if (backend === "PGlite") expect(stack.logs.join("\n")).toContain("report (from npm run report)");
     // Today in the brand's time zone (the day may have turned since the list was made).

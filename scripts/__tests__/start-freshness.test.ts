@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { BUILD_FILE, BUILD_FOLDERS } from "../site-build.ts";
 import { freePort } from "../../test/support/free-port.ts";
-import { startProcess } from "../../test/support/process.ts";
+import { startProcess, typeScript } from "../../test/support/process.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 /**
@@ -67,7 +67,7 @@ describe("npm start after an Effect's file was deleted", () => {
    */
   async function npmStart(): Promise<{ said: string; status: number; privacy: string }> {
     const port = await freePort();
-    const started = await startProcess(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
+    const started = await startProcess(process.execPath, typeScript("scripts/start.ts"), {
       cwd: COPY,
       env: {
         ...process.env,

@@ -27,6 +27,7 @@ import { linkIn, mailsTo, waitForMailsTo } from "../../test/support/outbox.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 import { subscribersText } from "../../server/subscriber-commands.ts";
 import { run } from "../subscribers.ts";
+import { typeScript } from "../../test/support/process.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const FIXTURES = path.join(__dirname, "__fixtures__", "imports");
@@ -34,7 +35,7 @@ const execFileAsync = promisify(execFile);
 
 /** `npm run subscribers` in another process, as the owner runs it. */
 const cli = (args: string[], env: Record<string, string>) =>
-  execFileAsync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/subscribers.ts", ...args], {
+  execFileAsync(process.execPath, typeScript("scripts/subscribers.ts", ...args), {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });

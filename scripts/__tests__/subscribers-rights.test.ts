@@ -25,6 +25,7 @@ import { linkIn, mailsTo, waitForMailsTo } from "../../test/support/outbox.ts";
 import { SIGNED_UP_ON_AN_EFFECT } from "../../test/support/signup-source.ts";
 import { startTestStack, type TestStack } from "../../test/support/test-stack.ts";
 import { parseCommand, subscribersCommandFromJson } from "../../server/subscriber-commands.ts";
+import { typeScript } from "../../test/support/process.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const execFileAsync = promisify(execFile);
@@ -70,7 +71,7 @@ forEachBackend("a reader's rights on %s", (backend, serverUrl) => {
 
   /** As the owner runs it: another process, beside the running stack. */
   const cli = (args: string[]) =>
-    execFileAsync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/subscribers.ts", ...args], {
+    execFileAsync(process.execPath, typeScript("scripts/subscribers.ts", ...args), {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

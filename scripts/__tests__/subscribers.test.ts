@@ -15,6 +15,7 @@ import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../te
 import { run as runEffect } from "../effect.ts";
 import { csvField, parseCommand } from "../../server/subscriber-commands.ts";
 import { run } from "../subscribers.ts";
+import { typeScript } from "../../test/support/process.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const execFileAsync = promisify(execFile);
@@ -48,7 +49,7 @@ describe("the subscribers command", () => {
   it("answers while the local stack holds PGlite, through the stack's operator socket", async () => {
     // As the owner runs it: another process, while the stack keeps the folder.
     const cli = (args: string[]) =>
-      execFileAsync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/subscribers.ts", ...args], {
+      execFileAsync(process.execPath, typeScript("scripts/subscribers.ts", ...args), {
         cwd: ROOT,
         env: { ...process.env, ...env },
       });

@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from "../../test/support/databa
 import { freePort } from "../../test/support/free-port.ts";
 import { createSmtpCapture, type SmtpCapture } from "../../test/support/smtp-capture.ts";
 import { preparedDataDir } from "../../test/support/test-stack.ts";
+import { typeScript } from "../../test/support/process.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 const SIGNUPS = 40;
@@ -23,7 +24,7 @@ const BATCH = 10;
 async function startStack(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, typeScript("server/main.ts"), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

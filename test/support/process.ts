@@ -52,8 +52,15 @@ async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
 }
 
 /**
- * Spawns `command` in its own process group (so a stop reaches npm, tsx and the node process
- * behind them) and resolves with the `ready` match once it appears; rejects, after stopping
+ * The arguments to `process.execPath` that run one of the project's TypeScript programs as
+ * package.json's scripts do: one Node process with tsx's loader, `node --import tsx FILE ARGS`
+ * (tsx's own command would start a second Node process to run it).
+ */
+export const typeScript = (file: string, ...args: string[]): string[] => ["--import", "tsx", file, ...args];
+
+/**
+ * Spawns `command` in its own process group (so a stop reaches npm and the node process behind
+ * it) and resolves with the `ready` match once it appears; rejects, after stopping
  * it, if the process exits first or `timeoutMs` passes.
  */
 export async function startProcess(

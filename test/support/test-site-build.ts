@@ -13,22 +13,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { readVariable } from "../../supabase/functions/_shared/contract/variables";
 import { ROOT } from "./stack";
+import { typeScript } from "./process";
 
 /** Starts the build in the background; the workers Jest starts next find its folder in the environment. */
 export function startTestSiteBuild(env: NodeJS.ProcessEnv): void {
   const dir = mkdtempSync(path.join(tmpdir(), "e2e-site-build-"));
   const log = openSync(path.join(dir, "log"), "w");
   // A process group of its own: the teardown stops Gatsby with it.
-  const build = spawn(
-    path.join(ROOT, "node_modules/.bin/tsx"),
-    [path.join(ROOT, "e2e/build-test-site.ts"), dir],
-    {
-      cwd: ROOT,
-      env,
-      stdio: ["ignore", log, log],
-      detached: true,
-    },
-  );
+  const build = spawn(process.execPath, typeScript(path.join(ROOT, "e2e/build-test-site.ts"), dir), {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", log, log],
+    detached: true,
+  });
   build.unref();
   writeFileSync(path.join(dir, "pid"), String(build.pid));
   build.on("exit", (code, signal) => {
