@@ -2,7 +2,7 @@
  * Reads the local stack's outbox (`$DATA_DIR/outbox/*.eml`) as a mail program would: the one
  * outbox reader of the backend tests, the browser tests and the benchmarks.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { eventually } from "./eventually";
@@ -15,10 +15,27 @@ export const outboxFiles = (outboxDir: string): string[] =>
         .sort()
     : [];
 
+/**
+ * Each mail file parsed once, however often a test waits on the outbox: the stack writes a file
+ * whole and never changes it (server/outbox-mailer.ts), so its path, size and time say whether a
+ * parse is still good. Waiting re-read every file every 25 ms before, the file's first mails again
+ * and again as the outbox grew.
+ */
+const parsed = new Map<string, Promise<ParsedMail>>();
+
+function parseMailFile(file: string): Promise<ParsedMail> {
+  const { size, mtimeMs } = statSync(file);
+  const key = `${file}\0${size}\0${mtimeMs}`;
+  let mail = parsed.get(key);
+  if (mail === undefined) {
+    mail = simpleParser(readFileSync(file));
+    parsed.set(key, mail);
+  }
+  return mail;
+}
+
 export async function readOutbox(outboxDir: string): Promise<ParsedMail[]> {
-  return Promise.all(
-    outboxFiles(outboxDir).map((name) => simpleParser(readFileSync(path.join(outboxDir, name)))),
-  );
+  return Promise.all(outboxFiles(outboxDir).map((name) => parseMailFile(path.join(outboxDir, name))));
 }
 
 export async function waitForOutbox(
