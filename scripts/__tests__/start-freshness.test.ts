@@ -92,7 +92,7 @@ describe("npm start after an Effect's file was deleted", () => {
     }
   }
 
-  it("builds again, says which file went, no longer serves its page, and every page has the new styles", async () => {
+  it("builds again, says which file went, no longer serves its page, and a page whose data is the same has the new styles", async () => {
     const first = await npmStart();
     expect(first.said).toMatch(/Building the site into public\/: public\/index\.html is missing\./);
     expect(first.status).toBe(200);
