@@ -13,7 +13,7 @@ import { forgetEventDetails } from "../mail-events/event-store.ts";
 import { deleteSubscriber } from "./subscriber-rows.ts";
 import { forgetMailboxLimits } from "./subscriber-store.ts";
 import { mailboxKey } from "./email-address.ts";
-import { sha256Hex } from "./tokens.ts";
+import { hex, sha256Hex } from "./tokens.ts";
 
 /** One table's rows about the reader, as the database gives them. */
 export interface ReaderRecord {
@@ -36,8 +36,6 @@ export interface ForgetCounts {
   mailbox_mail_limits: number;
 }
 
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
-
 /**
  * The keyed hash of addresses, whatever their letter case: HMAC-SHA-256, hex. The key is imported
  * once, so an import hashes a hundred thousand addresses without importing it each time.
@@ -52,10 +50,7 @@ async function forgottenHasher(key: string): Promise<(email: string) => Promise<
   );
   const encoder = new TextEncoder();
   return async (email) => {
-    const mac = await crypto.subtle.sign("HMAC", hmacKey, encoder.encode(email.trim().toLowerCase()));
-    let hex = "";
-    for (const byte of new Uint8Array(mac)) hex += HEX[byte];
-    return hex;
+    return hex(await crypto.subtle.sign("HMAC", hmacKey, encoder.encode(email.trim().toLowerCase())));
   };
 }
 

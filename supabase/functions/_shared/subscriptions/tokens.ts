@@ -19,9 +19,17 @@ export function newToken(): string {
   return base64url(bytes);
 }
 
+const HEX_BYTE = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** `bytes` in lower-case hex, two digits a byte: how the hashes of tokens and addresses are kept. */
+export function hex(bytes: ArrayBuffer | Uint8Array): string {
+  let text = "";
+  for (const byte of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)) text += HEX_BYTE[byte];
+  return text;
+}
+
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
 export const isWellFormedToken = (token: unknown): token is string =>
