@@ -3,7 +3,11 @@
  * everything it started: the one process starter of tests and benchmarks.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { eventually } from "./eventually";
+
+const ROOT = path.resolve(__dirname, "../..");
 
 export interface StartedProcess {
   child: ChildProcess;
@@ -52,11 +56,43 @@ async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
 }
 
 /**
+ * V8 flags for the Node processes the tests start. `--liftoff-only`: PGlite's WebAssembly is
+ * compiled by V8's baseline compiler only. A test's command or stack lives for seconds, and the
+ * optimizing compiler's work on PGlite's hot functions cost more than it saved there: an `effect
+ * status` on a PGlite folder took 2.9 s of CPU with it and 1.9 s without, a stack's start 2.3 and
+ * 1.6 s (the same code and results; a long-lived server is better served by V8's default).
+ */
+export const TEST_NODE_FLAGS = ["--liftoff-only"];
+
+/**
  * The arguments to `process.execPath` that run one of the project's TypeScript programs as
  * package.json's scripts do: one Node process with tsx's loader, `node --import tsx FILE ARGS`
- * (tsx's own command would start a second Node process to run it).
+ * (tsx's own command would start a second Node process to run it), with TEST_NODE_FLAGS.
  */
-export const typeScript = (file: string, ...args: string[]): string[] => ["--import", "tsx", file, ...args];
+export const typeScript = (file: string, ...args: string[]): string[] => [
+  ...TEST_NODE_FLAGS,
+  "--import",
+  "tsx",
+  file,
+  ...args,
+];
+
+/**
+ * The arguments to `process.execPath` that run package.json's script `name` (a `node ...`
+ * command, as every script that starts a program of ours is) with TEST_NODE_FLAGS: what
+ * `npm run NAME` runs, without npm's own Node process.
+ */
+export function npmScript(name: string): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const words = scripts[name]?.split(" ");
+  if (words?.[0] !== "node" || words.some((word) => /["'$&|;<>]/.test(word)))
+    throw new Error(`package.json's script "${name}" is not a plain node command: ${scripts[name]}`);
+  return [...TEST_NODE_FLAGS, ...words.slice(1)];
+}
 
 /**
  * Spawns `command` in its own process group (so a stop reaches npm and the node process behind
