@@ -229,12 +229,88 @@ export function buildReason(
  * afterwards, also when the build fails, so `npm start`'s site is never replaced by the tests' and
  * neither build starts from the other's cache. What a killed build left aside is put back at the
  * next one.
+ *
+ * One build at a time in a project (`holdBuildLock`): a second one, say an `npm start` while
+ * `npm test` builds the browser tests' site, says that it waits and starts once the first has put
+ * everything back; it would otherwise take the first one's moved folders for a killed build's.
  */
 export function buildSiteIfStale(
   root = path.resolve(__dirname, ".."),
   publicDir = path.join(root, "public"),
   env: NodeJS.ProcessEnv = process.env,
 ): void {
+  const release = holdBuildLock(root);
+  try {
+    buildHolding(root, publicDir, env);
+  } finally {
+    release();
+  }
+}
+
+/** The lock's file in the project's folder (git-ignored): the process id of the build that holds it. */
+export const BUILD_LOCK = ".site-build.lock";
+/** How long a build waits for another before it gives up, saying which process holds the lock. */
+const LOCK_WAIT_MS = 30 * 60_000;
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+const processAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** What the lock file says (a process id, or nothing yet), or null when there is none. */
+function lockHolder(lock: string): string | null {
+  try {
+    return readFileSync(lock, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/**
+ * Takes the project's build lock, waiting while a running process holds it; returns its release.
+ * A lock whose process is gone (a killed build) is taken over. The file is made and written in one
+ * call, so one found empty is being written: it counts as held for a few seconds.
+ */
+export function holdBuildLock(root: string, waitMs = LOCK_WAIT_MS): () => void {
+  const lock = path.join(root, BUILD_LOCK);
+  const started = Date.now();
+  let said = false;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const text = lockHolder(lock);
+    if (text === null) continue; // Released meanwhile.
+    const holder = Number(text);
+    const waited = Date.now() - started;
+    if (Number.isInteger(holder) && holder > 0 ? !processAlive(holder) : waited > 5_000) {
+      // Unless another waiter took it over just now.
+      if (lockHolder(lock) === text) rmSync(lock, { force: true });
+      continue;
+    }
+    if (waited > waitMs)
+      throw new Error(
+        `Another build of the site (process ${holder || "unknown"}) has held ${BUILD_LOCK} for ${Math.round(waitMs / 60_000)} minutes. If no build runs, delete that file.`,
+      );
+    if (!said) {
+      console.log(`Waiting for another build of the site (process ${holder || "unknown"}) to finish.`);
+      said = true;
+    }
+    sleep(200);
+  }
+}
+
+function buildHolding(root: string, publicDir: string, env: NodeJS.ProcessEnv): void {
   const defaultDir = path.join(root, "public");
   const aside = path.join(root, ".public-aside");
   const defaultCache = path.join(root, ".cache");

@@ -9,9 +9,12 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildReason, buildSiteIfStale, siteInputs } from "../site-build.ts";
+import { eventually } from "../../test/support/eventually.ts";
+import { typeScript } from "../../test/support/process.ts";
+import { BUILD_LOCK, buildReason, buildSiteIfStale, siteInputs } from "../site-build.ts";
 
 describe("whether npm start rebuilds the site", () => {
   let root: string;
@@ -196,6 +199,7 @@ describe("a build for the browser tests' own folder", () => {
         "mkdir -p public .cache",
         "cat .cache/built > public/started-from 2>/dev/null || echo nothing > public/started-from",
         'echo "$SITE" > public/index.html',
+        '[ -z "$SLOW" ] || sleep "$SLOW"',
         'echo "$SITE" > .cache/built',
         '[ -z "$FAIL" ] || exit 1',
         "",
@@ -270,5 +274,63 @@ describe("a build for the browser tests' own folder", () => {
     expect(read("public/index.html")).toBe("the developer's site");
     expect(read(".cache/built")).toBe("developer\n");
     expect(read(".test-site/index.html")).toBe("tests\n");
+  });
+
+  /** A build of `.test-site/` in a process of its own, as the browser tests' global setup runs it. */
+  const buildElsewhere = (env: Record<string, string>) => {
+    const runner = path.join(root, "build-elsewhere.ts");
+    writeFileSync(
+      runner,
+      `import { buildSiteIfStale } from ${JSON.stringify(path.resolve(__dirname, "../site-build.ts"))};\n` +
+        `buildSiteIfStale(process.argv[2], process.argv[3]);\n`,
+    );
+    // From the project, whose node_modules has tsx.
+    const child = spawn(process.execPath, typeScript(runner, root, path.join(root, ".test-site")), {
+      cwd: path.resolve(__dirname, "../.."),
+      env: { ...process.env, EFFECTS_TODAY: "2026-11-21", ...env },
+      stdio: "ignore",
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    return { pid: child.pid, exited };
+  };
+
+  it("builds one at a time: an npm start during the tests' build waits, then builds its own site", async () => {
+    const tests = buildElsewhere({ SITE: "tests", SLOW: "2" });
+    // Mid-build: the developer's folders are aside, the tests' site is being written into public/.
+    await eventually(
+      () => existsSync(path.join(root, ".public-aside")) && existsSync(path.join(root, "public")),
+      {
+        what: "the tests' build to move public/ aside",
+        timeoutMs: 20_000,
+      },
+    );
+    const said: string[] = [];
+    const log = jest.spyOn(console, "log").mockImplementation((line: string) => void said.push(line));
+    try {
+      buildSiteIfStale(root, undefined, { EFFECTS_TODAY: "2026-11-21", SITE: "the developer's new site" });
+    } finally {
+      log.mockRestore();
+    }
+    expect(await tests.exited).toBe(0);
+    expect(read(".test-site/index.html")).toBe("tests\n");
+    expect(read("public/index.html")).toBe("the developer's new site\n");
+    expect(said[0]).toBe(`Waiting for another build of the site (process ${tests.pid}) to finish.`);
+    expect(existsSync(path.join(root, ".public-aside"))).toBe(false);
+    expect(existsSync(path.join(root, BUILD_LOCK))).toBe(false);
+  }, 30_000);
+
+  it("takes over the lock of a build that was killed", () => {
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    writeFileSync(path.join(root, BUILD_LOCK), String(gone));
+    const said: string[] = [];
+    const log = jest.spyOn(console, "log").mockImplementation((line: string) => void said.push(line));
+    try {
+      buildSiteIfStale(root, path.join(root, ".test-site"), { EFFECTS_TODAY: "2026-11-21", SITE: "tests" });
+    } finally {
+      log.mockRestore();
+    }
+    expect(said).toEqual([expect.stringMatching(/^Building the site into \.test-site\//)]);
+    expect(read(".test-site/index.html")).toBe("tests\n");
+    expect(existsSync(path.join(root, BUILD_LOCK))).toBe(false);
   });
 });
