@@ -275,6 +275,9 @@ export function forgetText(email: string, counts: ForgetCounts, where: string, k
       ? `Forgot ${email} in ${where}. Erased, per table:`
       : `Nothing was kept about ${email} in ${where}.`,
     ...(erased ? Object.entries(counts).map(([table, count]) => `  ${table.padEnd(width)}  ${count}`) : []),
+    ...(counts.effect_deliveries > 0
+      ? ["  (the Effects sent stay counted for their edition, without the reader or the address)"]
+      : []),
     ...(counts.mail_events > 0
       ? ["  (the events stay counted for their edition, without the reader or the provider's words)"]
       : []),

@@ -140,7 +140,16 @@ forEachBackend("a reader's rights on %s", (backend, serverUrl) => {
     expect(await traces(READER)).not.toEqual([]);
   });
 
+  /** The day's deliveries by state, as `effect status` counts them. */
+  const deliveryCounts = () =>
+    stack.server.db.query(
+      `select status, count(*)::int as n from effect_deliveries where edition_date = $1::date group by 1`,
+      [today],
+    );
+
   it("forgets the address in every table, keeps its keyed hash, and keeps the others", async () => {
+    const countsBefore = await deliveryCounts();
+    expect(countsBefore).toEqual([{ status: "sent", n: 2 }]);
     const { stdout } = await cli(["forget", READER]);
     expect(stdout).toContain(`Forgot ${READER.replace("Example", "example")}`);
     expect(stdout).toMatch(/subscribers\s+1\n/);
@@ -156,6 +165,14 @@ forEachBackend("a reader's rights on %s", (backend, serverUrl) => {
     expect(await traces("ann.reader")).toEqual([]);
     const [event] = await stack.server.db.query(`select subscriber_id, detail, kind from mail_events`);
     expect(event).toEqual({ subscriber_id: null, detail: null, kind: "bounce" });
+    // The Effect sent to the reader stays counted, without the reader.
+    expect(stdout).toContain("the Effects sent stay counted for their edition");
+    expect(await deliveryCounts()).toEqual(countsBefore);
+    expect(
+      await stack.server.db.query(
+        `select status, recipient, last_error from effect_deliveries where subscriber_id is null`,
+      ),
+    ).toEqual([{ status: "sent", recipient: null, last_error: null }]);
 
     const hash = createHmac("sha256", variable("FORGET_HASH_KEY").default as string)
       .update(READER.toLowerCase())

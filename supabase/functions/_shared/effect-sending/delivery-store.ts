@@ -4,7 +4,7 @@
  * `for update skip locked`, so two senders never hold the same row; a row a dead sender left in
  * `sending` becomes `unknown` and is only sent again on request.
  */
-import { type SqlExecutor, toDate } from "../db/sql-executor.ts";
+import { type SqlExecutor, type SqlQueryable, toDate } from "../db/sql-executor.ts";
 import { suppressReaders } from "../mail/mail-queue.ts";
 import { newToken, sha256Hex } from "../subscriptions/tokens.ts";
 import type { MailEdition } from "./edition.ts";
@@ -627,3 +627,31 @@ export function createDeliveryStore(db: SqlExecutor) {
 }
 
 export type DeliveryStore = ReturnType<typeof createDeliveryStore>;
+
+/**
+ * A forgotten reader's deliveries (readers-rights.ts, in its transaction): those that ended (sent,
+ * failed for good, or skipped) are
+ * kept without the reader, its address and the server's words about it (which may quote the
+ * address), so each Effect's sent and failed counts stay what they were; the others go, with every
+ * unsubscribe link of the reader's. Returns how many deliveries and links were the reader's.
+ */
+export async function forgetDeliveries(
+  tx: SqlQueryable,
+  subscriberId: string,
+): Promise<{ deliveries: number; unsubscribeTokens: number }> {
+  const tokens = await tx.query(
+    `delete from effect_unsubscribe_tokens where subscriber_id = $1 returning token_hash`,
+    [subscriberId],
+  );
+  const kept = await tx.query(
+    `update effect_deliveries
+     set subscriber_id = null, recipient = null, last_error = null, lease_owner = null, lease_until = null
+     where subscriber_id = $1 and status in ('sent', 'failed', 'skipped')
+     returning id`,
+    [subscriberId],
+  );
+  const dropped = await tx.query(`delete from effect_deliveries where subscriber_id = $1 returning id`, [
+    subscriberId,
+  ]);
+  return { deliveries: kept.length + dropped.length, unsubscribeTokens: tokens.length };
+}

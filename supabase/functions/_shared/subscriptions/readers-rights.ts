@@ -9,6 +9,7 @@
  * their consent, and forgetting them again finds it there).
  */
 import type { SqlExecutor, SqlQueryable, SqlRow } from "../db/sql-executor.ts";
+import { forgetDeliveries } from "../effect-sending/delivery-store.ts";
 import { forgetEventDetails } from "../mail-events/event-store.ts";
 import { deleteSubscriber } from "./subscriber-rows.ts";
 import { forgetMailboxLimits } from "./subscriber-store.ts";
@@ -146,10 +147,12 @@ export function createReadersRights(db: SqlExecutor, forgetKey: string) {
           const count = (table: string) =>
             countOf(tx, `select count(*)::int as count from ${table} where subscriber_id = $1`, row.id);
           counts.mail_jobs = await count("mail_jobs");
-          counts.effect_deliveries = await count("effect_deliveries");
-          counts.effect_unsubscribe_tokens = await count("effect_unsubscribe_tokens");
+          // The Effects it was sent stay counted, without it; its events likewise.
+          const deliveries = await forgetDeliveries(tx, row.id);
+          counts.effect_deliveries = deliveries.deliveries;
+          counts.effect_unsubscribe_tokens = deliveries.unsubscribeTokens;
           counts.mail_events = await forgetEventDetails(tx, row.id);
-          // The foreign keys take its mail jobs, deliveries and their tokens with it.
+          // The foreign keys take its mail jobs with it.
           counts.subscribers = (await deleteSubscriber(tx, row.id)) ? 1 : 0;
         }
         counts.mailbox_mail_limits = await forgetMailboxLimits(tx, email);
