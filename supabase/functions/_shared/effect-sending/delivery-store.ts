@@ -598,8 +598,9 @@ export function createDeliveryStore(db: SqlExecutor) {
       >;
       for (const row of rows) counts[row.status] = Number(row.count);
       const eventRows = await db.query<{ kind: string; count: number }>(
-        `select kind, count(distinct subscriber_id)::int as count from mail_events
-         where edition_date = $1::date and subscriber_id is not null group by kind`,
+        // A reader once each; a forgotten reader's event (no reader any more) once itself.
+        `select kind, count(distinct coalesce(subscriber_id::text, source || ':' || event_id))::int as count
+         from mail_events where edition_date = $1::date group by kind`,
         [date],
       );
       const eventCount = (kind: string) => Number(eventRows.find((row) => row.kind === kind)?.count ?? 0);

@@ -37,7 +37,7 @@ const OUTCOMES = `with lost as (
     select edition_date, 'bounced' as how, coalesce(subscriber_id::text, source || ':' || event_id) as who
     from mail_events where kind = 'bounce' and edition_date between $1::date and $2::date
     union
-    select edition_date, 'bounced', subscriber_id::text
+    select edition_date, 'bounced', coalesce(subscriber_id::text, 'delivery:' || id::text)
     from effect_deliveries where status = 'failed' and edition_date between $1::date and $2::date
     union
     select edition_date, 'complained', coalesce(subscriber_id::text, source || ':' || event_id)
