@@ -4,11 +4,39 @@
  * with their children, cpu-time.js) and its slowest files, so a run that grows says where.
  * `npm test` must stay within 10 minutes on two cores. With JEST_TIMES_FILE set, every file's time
  * and CPU are written there as JSON too.
+ *
+ * The same tests took from 557 to 731 s on one 2-core VM, so a run of many files (a project or
+ * more) also says how fast the machine was: Lighthouse's benchmark index (`computeBenchmarkIndex`,
+ * what `npm run bench` calibrates its phone with, bench/cpu.ts), in Node's V8, once every test
+ * has ended (the global setups start servers and a build before a reporter could measure a quiet
+ * machine). Two runs compare by time and index; a slow spell of the VM lasts for minutes.
  */
 const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const path = require("node:path");
 const { recordedCpu, variable } = require("./cpu-time");
+
+/**
+ * Lighthouse's benchmark index of this machine now: a warm-up, then the median of three (about four
+ * seconds in all); null where Node cannot load Lighthouse's module (it is an ES module, which
+ * `require` loads from Node 20.19 and 22.12 on).
+ */
+function benchmarkIndex() {
+  let pageFunctions;
+  try {
+    ({ pageFunctions } = require("lighthouse/core/lib/page-functions.js"));
+  } catch {
+    return null;
+  }
+  pageFunctions.computeBenchmarkIndex();
+  const samples = [0, 1, 2]
+    .map(() => Math.round(pageFunctions.computeBenchmarkIndex()))
+    .sort((a, b) => a - b);
+  return samples[1];
+}
+
+/** A run of this many files or more measures the machine (a few seconds; not for one file's loop). */
+const MANY_FILES = 20;
 
 class ProjectTimes {
   constructor() {
@@ -36,6 +64,9 @@ class ProjectTimes {
   }
 
   onRunComplete() {
+    const elapsed = Date.now() - this.started;
+    const files = [...this.projects.values()].reduce((sum, project) => sum + project.files, 0);
+    const machine = { benchmarkIndex: files >= MANY_FILES ? benchmarkIndex() : null };
     const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
     const lines = [...this.projects].map(([name, project]) => {
       const slowest = [...project.all].sort((a, b) => b.ms - a.ms).slice(0, 3);
@@ -43,11 +74,12 @@ class ProjectTimes {
         .map(({ file, ms }) => `${file} ${seconds(ms)}`)
         .join(", ")}`;
     });
-    console.log(
-      `\nTime per project (the whole run ${seconds(Date.now() - this.started)}):\n${lines.join("\n")}`,
-    );
+    const index = machine.benchmarkIndex
+      ? `; the machine's benchmark index after it ${machine.benchmarkIndex}`
+      : "";
+    console.log(`\nTime per project (the whole run ${seconds(elapsed)}${index}):\n${lines.join("\n")}`);
     const file = variable("JEST_TIMES_FILE");
-    if (file) writeFileSync(file, JSON.stringify(Object.fromEntries(this.projects), null, 2));
+    if (file) writeFileSync(file, JSON.stringify({ ...Object.fromEntries(this.projects), machine }, null, 2));
     rmSync(this.cpuDir, { recursive: true, force: true });
   }
 }
