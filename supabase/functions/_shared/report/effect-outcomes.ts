@@ -13,7 +13,9 @@
  *   for the other one;
  * - lost: the readers in any of these, each once.
  *
- * Events of readers since forgotten stay counted (without the reader); their deliveries do not.
+ * Readers since forgotten stay counted, without them: their events each once (by the event), their
+ * deliveries that ended each once (by the delivery; a forgotten reader's refusal at the send and a
+ * later bounce of the same mail, which no provider sends for one refused, would count twice).
  */
 import type { SqlQueryable } from "../db/sql-executor.ts";
 
