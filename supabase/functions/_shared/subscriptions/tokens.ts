@@ -22,9 +22,9 @@ export function newToken(): string {
 const HEX_BYTE = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /** `bytes` in lower-case hex, two digits a byte: how the hashes of tokens and addresses are kept. */
-export function hex(bytes: ArrayBuffer | Uint8Array): string {
+export function hex(bytes: ArrayBuffer): string {
   let text = "";
-  for (const byte of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)) text += HEX_BYTE[byte];
+  for (const byte of new Uint8Array(bytes)) text += HEX_BYTE[byte];
   return text;
 }
 
