@@ -93,6 +93,8 @@ export function longTaskVerdict(oursMs: number, twinMs: number): LongTaskVerdict
 
 export interface LongTaskRun extends TasksAfterPaint {
   firstPaintMs: number;
+  /** The long tasks after the first paint, when each began and how long it took (for the log). */
+  after: TaskEntry[];
   /** When the watch ended, from navigation start. */
   watchedMs: number;
 }
@@ -169,7 +171,8 @@ export async function longTaskRun(url: string, cpu: CpuThrottling): Promise<Long
             performance.getEntriesByName("first-contentful-paint")[0] || { startTime: 0 }).startTime,
       })`,
     );
-    return { ...tasksAfterPaint(tasks, firstPaintMs), firstPaintMs, watchedMs };
+    const after = tasks.filter((task) => task.startTime >= firstPaintMs);
+    return { ...tasksAfterPaint(tasks, firstPaintMs), firstPaintMs, after, watchedMs };
   } finally {
     await browser.close();
   }
@@ -217,7 +220,10 @@ export async function measureLongTasks<Key extends string>(
 
 export const longTaskLine = (run: LongTaskRun): string =>
   `longest ${Math.round(run.longestMs)} ms, ${run.count} long tasks, ${Math.round(run.blockingMs)} ms blocking ` +
-  `after first paint at ${Math.round(run.firstPaintMs)} ms`;
+  `after first paint at ${Math.round(run.firstPaintMs)} ms` +
+  (run.after.length
+    ? ` (${run.after.map((task) => `${Math.round(task.duration)} ms at ${Math.round(task.startTime)}`).join(", ")})`
+    : "");
 
 /** The built site's landing page, newest Effect and archive, each beside its twin, on local stacks. */
 async function main(): Promise<void> {
