@@ -6,10 +6,15 @@
  *   run size); with no shared chunk, each page's script carries its own copy.
  * - No source maps: the site's own code is not published as readable source, and visitors never
  *   download the maps anyway.
- * - Gatsby's internal Partytown plugin is replaced by an empty module (src/loading/no-partytown.ts):
- *   its browser hook is a no-op in production, yet it pulled `gatsby-script` (about 5 KB gzipped)
- *   into the app bundle. The site has no `<Script>`; a page that adds one must remove this line.
+ * - Gatsby's list of browser plugins is replaced by the site's own (src/loading/browser-plugins.js,
+ *   checked by build/browser-plugins.ts): Gatsby's internal Partytown plugin's browser hook does
+ *   nothing in production, yet its `require("gatsby-script")` put about 5 KB gzipped of `<Script>`
+ *   and Partytown code into every first visit; gatsby-plugin-manifest's does nothing without
+ *   localised manifests, yet brought its options. The site has no `<Script>`.
+ * - Gatsby's service-worker registration is replaced by src/loading/no-service-worker.ts: no
+ *   plugin registers a service worker, and its code was about 300 bytes gzipped of the app bundle.
  * - React's and Gatsby's runtime's files carry V8's compile hint (build/compile-hints.ts).
+ * - React DOM's modules run in the task of React's file, not in Gatsby's start (build/react-first.ts).
  * - The HTML renderer's hash depends on the browser's files (`browserFilesSalt`), so that a change
  *   to them alone, such as src/styles/global.css, writes every page again.
  */
@@ -17,7 +22,9 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { GatsbyNode } from "gatsby";
+import { checkBrowserPlugins } from "./browser-plugins";
 import { CompileHintsPlugin } from "./compile-hints";
+import { ReactFirstPlugin } from "./react-first";
 
 /**
  * A digest of the files the browser build just wrote (webpack's stats, which Gatsby leaves in
@@ -42,6 +49,9 @@ export function browserFilesSalt(publicDir: string): string | null {
   return createHash("sha256").update(JSON.stringify(files)).digest("hex").slice(0, 16);
 }
 
+/** The site's list of browser plugins, in place of Gatsby's (build/browser-plugins.ts). */
+const BROWSER_PLUGINS = path.resolve("src/loading/browser-plugins.js");
+
 export const productionBundles: GatsbyNode["onCreateWebpackConfig"] = ({
   stage,
   getConfig,
@@ -59,15 +69,26 @@ export const productionBundles: GatsbyNode["onCreateWebpackConfig"] = ({
     return;
   }
   if (stage !== "build-javascript") return;
+  checkBrowserPlugins(process.cwd());
   const config = getConfig();
   config.optimization.splitChunks.cacheGroups.shared = false;
   config.devtool = false;
   config.plugins.push(
     plugins.normalModuleReplacement(
-      /internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/,
-      path.resolve("src/loading/no-partytown.ts"),
+      /[\\/]\.cache[\\/]register-service-worker\.js$/,
+      path.resolve("src/loading/no-service-worker.ts"),
+    ),
+    // Its own `require` is resolved from its own folder, not from `.cache/`.
+    plugins.normalModuleReplacement(
+      /[\\/]\.cache[\\/]api-runner-browser-plugins\.js$/,
+      (found: { createData?: { resource?: string; context?: string } }) => {
+        if (!found.createData?.resource) return;
+        found.createData.resource = BROWSER_PLUGINS;
+        found.createData.context = path.dirname(BROWSER_PLUGINS);
+      },
     ),
     new CompileHintsPlugin(),
+    new ReactFirstPlugin(),
   );
   actions.replaceWebpackConfig(config);
 };

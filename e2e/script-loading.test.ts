@@ -12,6 +12,10 @@ import { describeInBrowser, GATSBY_BUNDLE, useSite } from "../test/support/site"
 import { SPEC } from "../test/support/texts";
 import { launchTestBrowser, untilHydrated, VIEWPORTS } from "../test/support/browser";
 import { COMPILE_HINT } from "../build/compile-hints";
+import packageJson from "../package.json";
+
+/** Webpack's list of chunks on `self`: "webpackChunk" and the package's name as an identifier. */
+const WEBPACK_CHUNK_LIST = `webpackChunk${packageJson.name.replace(/[^a-zA-Z0-9$]+/g, "_")}`;
 
 /** When each of Gatsby's bundles was requested, and when `load` ended, on the page's clock. */
 async function bundleTimes(page: Page): Promise<{ loadEnd: number; bundleStarts: number[] }> {
@@ -77,12 +81,13 @@ describeInBrowser("the page's scripts", () => {
     }
   });
 
-  it("run one a task in a fixed order, webpack's runtime last, so Gatsby's start has a task of its own", async () => {
+  it("run one a task in the page's order, React starting in its own file's task and Gatsby in its", async () => {
     const { page } = await site.visit("/", undefined, {
       prepare: (context) =>
-        context.addInitScript(() => {
+        context.addInitScript((chunkList: string) => {
+          const w = window as unknown as Record<string, unknown>;
           // A script's load event follows its run.
-          const ran: string[] = ((window as unknown as { scriptsRun: string[] }).scriptsRun = []);
+          const ran: string[] = (w.scriptsRun = []);
           document.addEventListener(
             "load",
             (event) => {
@@ -91,13 +96,36 @@ describeInBrowser("the page's scripts", () => {
             },
             true,
           );
-        }),
+          // Webpack's chunk list, as its runtime will find it: which file's run adds a chunk that
+          // starts something (webpack calls its start function with its `require` at once).
+          const startedBy: string[] = (w.startedBy = []);
+          const list: unknown[] = [];
+          let push = list.push;
+          Object.defineProperty(list, "push", {
+            get: () => push,
+            set: (webpacks: (data: unknown[]) => unknown) => {
+              push = function (this: unknown, data: unknown[]) {
+                const script = document.currentScript as HTMLScriptElement | null;
+                if (typeof data[2] === "function")
+                  startedBy.push(script ? new URL(script.src).pathname : "?");
+                return webpacks.call(this, data);
+              } as typeof push;
+            },
+          });
+          w[chunkList] = list;
+        }, WEBPACK_CHUNK_LIST),
     });
-    const ran = await page.evaluate(() => (window as unknown as { scriptsRun: string[] }).scriptsRun);
+    const { ran, startedBy } = await page.evaluate(() => ({
+      ran: (window as unknown as { scriptsRun: string[] }).scriptsRun,
+      startedBy: (window as unknown as { startedBy: string[] }).startedBy,
+    }));
+    const bundle = (pathname: string) => pathname.replace(/-[0-9a-f]{20}\.js$/, "");
     const bundles = ran
       .filter((pathname) => /^\/(webpack-runtime|framework|app)-/.test(pathname))
-      .map((pathname) => pathname.replace(/-[0-9a-f]{20}\.js$/, ""));
-    expect(bundles).toEqual(["/framework", "/app", "/webpack-runtime"]);
+      .map(bundle);
+    expect(bundles).toEqual(["/webpack-runtime", "/framework", "/app"]);
+    // React DOM's start in React's file (build/react-first.ts), Gatsby's in its own.
+    expect(startedBy.map(bundle)).toEqual(["/framework", "/app"]);
   });
 
   it("ask Chromium to compile React and Gatsby's runtime while they download, and only those", async () => {

@@ -32,11 +32,11 @@
  *
  * The scripts are put in the document one a task (a message to itself between them): each one's
  * fetch, and an inline one's compiling, costs the main thread a few milliseconds, and on a slow
- * phone the five in one task were one long task (issue 41). They download together but run in a
- * fixed order, each in a task of its own (`async = false`), webpack's runtime last: React's and
- * Gatsby's files are then only compiled and registered when they run, and all of Gatsby's start
- * (every module run, React's included) happens when the runtime runs, in a task of its own, not
- * in the same task as whichever big file happened to arrive last.
+ * phone the five in one task were one long task (issue 41). They download together but run in the
+ * page's order, each in a task of its own (`async = false`): webpack's runtime first, then React's
+ * file, whose run also runs React DOM's modules (build/react-first.ts), then Gatsby's, whose run
+ * starts Gatsby. The start's work is split between the two big files' tasks, whichever arrives
+ * last.
  *
  * Plain ES5 in a string, run as an inline module (defer-scripts.tsx): after the document is
  * parsed, before any bundle, in every browser that runs Gatsby's bundles. Its exact text is hashed
@@ -75,12 +75,7 @@ export const STARTER_SCRIPT = `(function () {
     if (!template || !template.content) return;
     var pagePath = d.getElementById("${PAGE_PATH_DATA_ID}");
     if (pagePath) w.pagePath = JSON.parse(pagePath.textContent);
-    var found = template.content.querySelectorAll("script"), scripts = [], runtime = [], j = 0;
-    for (var i = 0; i < found.length; i++) {
-      var src = found[i].getAttribute("src") || "";
-      (src.indexOf("/webpack-runtime-") >= 0 ? runtime : scripts).push(found[i]);
-    }
-    scripts = scripts.concat(runtime);
+    var scripts = template.content.querySelectorAll("script"), j = 0;
     var channel = new MessageChannel();
     channel.port1.onmessage = function () {
       var old = scripts[j++], copy = d.createElement("script");
@@ -183,5 +178,9 @@ export const STARTER_SCRIPT = `(function () {
   }
   if (/[?&](confirm|unsubscribe)=/.test(location.search)) start();
   else if (d.readyState === "complete") afterPaint();
-  else w.addEventListener("load", afterPaint);
+  // A task of its own: \`load\` often comes in the task that ran the page's modules and its
+  // DOMContentLoaded, which on a slow phone is then long enough without this work.
+  else w.addEventListener("load", function () {
+    setTimeout(afterPaint, 0);
+  });
 })();`;
