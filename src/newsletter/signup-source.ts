@@ -11,6 +11,11 @@
  *  - when a signup form (one with a `signup_form` field) is submitted, those values are put into it
  *    as hidden fields, just before the page's own handler reads the form (it sends the form's
  *    fields as JSON: signup-form.tsx) or the browser posts it (before the scripts start).
+ * The module itself only reads the page's address and referrer. The tab's storage is read and
+ * written later (`settle`), once: when the browser is first idle, when a form is submitted, or when
+ * the page is left (`pagehide`), whichever comes first. A tab's first use of `sessionStorage`
+ * asks the browser's own process and took a few milliseconds here, in the task that also runs
+ * the script starter and DOMContentLoaded; on a slow phone that task was then a long one.
  * Values longer than the function keeps are left out, so a long one cannot push the body past its
  * limit; the function checks the rest (`contract/signup-source.ts`). Gatsby's client-side moves
  * between pages run none of this: the document, and so the form filler, stays.
@@ -32,13 +37,10 @@ const maxChars = JSON.stringify({
 
 export const SIGNUP_SOURCE_SCRIPT = `(function () {
   var w = window, d = document, key = "${SIGNUP_SOURCE_KEY}", utm = ${JSON.stringify(UTM_FIELDS)};
-  var max = ${maxChars}, record = null, here = {}, campaign = false, referrer, params, i;
+  var max = ${maxChars}, record = null, settled = false, here = {}, campaign = false, referrer, params, i;
   function keep(name, value) {
     if (value && value.length <= max[name]) here[name] = value;
   }
-  try {
-    record = JSON.parse(w.sessionStorage.getItem(key));
-  } catch (error) {}
   try {
     referrer = new URL(d.referrer);
   } catch (error) {}
@@ -47,23 +49,34 @@ export const SIGNUP_SOURCE_SCRIPT = `(function () {
     if (params.has(utm[i])) campaign = true;
     keep(utm[i], params.get(utm[i]));
   }
-  if (referrer && referrer.hostname && referrer.host !== location.host) {
-    keep("referrer_host", referrer.hostname);
-  } else if (referrer && !record && !campaign) {
-    params = new URLSearchParams(referrer.search);
-    for (i = 0; i < utm.length; i++) keep(utm[i], params.get(utm[i]));
-  }
-  if (!record || campaign || here.referrer_host) {
+  if (referrer && referrer.hostname && referrer.host !== location.host) keep("referrer_host", referrer.hostname);
+  function settle() {
+    if (settled) return record;
+    settled = true;
+    if (!campaign && !here.referrer_host) {
+      try {
+        record = JSON.parse(w.sessionStorage.getItem(key));
+      } catch (error) {}
+      if (record) return record;
+      if (referrer) {
+        params = new URLSearchParams(referrer.search);
+        for (i = 0; i < utm.length; i++) keep(utm[i], params.get(utm[i]));
+      }
+    }
     record = here;
     try {
       w.sessionStorage.setItem(key, JSON.stringify(record));
     } catch (error) {}
+    return record;
   }
+  if (w.requestIdleCallback) w.requestIdleCallback(settle);
+  else setTimeout(settle, 0);
+  w.addEventListener("pagehide", settle);
   w.addEventListener("submit", function (event) {
-    var form = event.target, name, field;
+    var form = event.target, found = settle(), name, field;
     if (!form.elements || !form.elements.signup_form) return;
-    for (name in record) {
-      if (!max.hasOwnProperty(name) || typeof record[name] !== "string") continue;
+    for (name in found) {
+      if (!max.hasOwnProperty(name) || typeof found[name] !== "string") continue;
       field = form.elements[name];
       if (!field) {
         field = d.createElement("input");
@@ -71,7 +84,7 @@ export const SIGNUP_SOURCE_SCRIPT = `(function () {
         field.name = name;
         form.appendChild(field);
       }
-      field.value = record[name];
+      field.value = found[name];
     }
   }, true);
 })();`;

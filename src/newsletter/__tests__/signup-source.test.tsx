@@ -17,9 +17,22 @@ const LANDING = LANDING_WITH_CAMPAIGN;
 /** The listeners the current "document" added: removed at the next load, as a new document would. */
 let added: [string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined][] = [];
 
+/** The current "document"'s idle callbacks: run by `idle()`; a page left before then never runs them. */
+let idleCallbacks: IdleRequestCallback[] = [];
+
+/** The browser is idle: the current page's idle callbacks run. */
+function idle() {
+  const due = idleCallbacks;
+  idleCallbacks = [];
+  for (const callback of due) callback({ didTimeout: false, timeRemaining: () => 50 });
+}
+
+/** The page is left, as a navigation leaves it: `pagehide`, then its listeners and callbacks gone. */
 function unload() {
+  window.dispatchEvent(new Event("pagehide"));
   for (const [type, listener, options] of added) window.removeEventListener(type, listener, options);
   added = [];
+  idleCallbacks = [];
 }
 
 /** A full page load of `path`, reached from `referrer` ("" when typed or opened from a bookmark). */
@@ -51,6 +64,10 @@ function submit(form = "effect"): Record<string, FormDataEntryValue[]> {
 const fields = (values: Record<string, string>) =>
   Object.fromEntries(Object.entries(values).map(([name, value]) => [name, [value]]));
 
+beforeEach(() => {
+  window.requestIdleCallback = (callback: IdleRequestCallback) => idleCallbacks.push(callback);
+});
+
 afterEach(() => {
   jest.restoreAllMocks();
   unload();
@@ -60,9 +77,20 @@ afterEach(() => {
 });
 
 describe("where a visit began", () => {
-  it("is recorded on the first page and put into a form submitted on a later one", () => {
+  it("is recorded in the tab once the browser is idle, not while the page loads", () => {
+    const getItem = jest.spyOn(Storage.prototype, "getItem");
+    const setItem = jest.spyOn(Storage.prototype, "setItem");
     load(LANDING, YOUTUBE_LINK);
+    expect([getItem.mock.calls, setItem.mock.calls]).toEqual([[], []]);
+    idle();
     expect(JSON.parse(window.sessionStorage.getItem(SIGNUP_SOURCE_KEY) ?? "")).toEqual(FROM_YOUTUBE);
+    load("/effects/", `${SITE}${LANDING}`);
+    idle();
+    expect(JSON.parse(window.sessionStorage.getItem(SIGNUP_SOURCE_KEY) ?? "")).toEqual(FROM_YOUTUBE);
+  });
+
+  it("is recorded on the first page, even left before the browser was idle, and put into a form submitted on a later one", () => {
+    load(LANDING, YOUTUBE_LINK);
     load("/effects/2026-10-22/", `${SITE}${LANDING}`);
     load("/effects/2026-10-21/", `${SITE}/effects/2026-10-22/`);
     expect(submit()).toEqual(fields({ signup_form: "effect", email: "reader@example.com", ...FROM_YOUTUBE }));
