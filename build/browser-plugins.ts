@@ -11,26 +11,38 @@ import path from "node:path";
 /** Gatsby's generated list, from the project's root. */
 export const GATSBY_BROWSER_PLUGINS = path.join(".cache", "api-runner-browser-plugins.js");
 
-/** What each plugin's `require` in Gatsby's list names, and why the stand-in may leave it out. */
+/**
+ * The plugins the stand-in may leave out, and why, by what each `require` in Gatsby's list names:
+ * a package's file from its `node_modules` folder on (Gatsby writes the path from `.cache/`, and a
+ * project built in another folder finds its packages further up), the site's own file by its name.
+ */
 export const KNOWN_BROWSER_PLUGINS: Record<string, string> = {
-  "../node_modules/gatsby-plugin-manifest/gatsby-browser.js":
-    "its hook does nothing without localised manifests",
-  "../gatsby-browser.tsx": "the site's own, listed by src/loading/browser-plugins.js",
-  "../node_modules/gatsby/dist/internal-plugins/partytown/gatsby-browser.js":
+  "gatsby-plugin-manifest/gatsby-browser.js": "its hook does nothing without localised manifests",
+  "gatsby-browser.tsx": "the site's own, listed by src/loading/browser-plugins.js",
+  "gatsby/dist/internal-plugins/partytown/gatsby-browser.js":
     "its hook does nothing in production, yet it brought gatsby-script (about 5 KB gzipped)",
 };
 
+const MODULES = "node_modules/";
+
+/** What a `require` in Gatsby's list names, as KNOWN_BROWSER_PLUGINS keys it. */
+export const pluginName = (file: string): string =>
+  file.includes(MODULES) ? file.slice(file.lastIndexOf(MODULES) + MODULES.length) : path.posix.basename(file);
+
 /** The problems with Gatsby's list (its text): none when the stand-in runs what it would. */
 export function browserPluginProblems(list: string): string[] {
-  const required = [...list.matchAll(/require\(\s*['"`]([^'"`]+)['"`]\s*\)/g)].map((match) => match[1]);
+  const required = [...list.matchAll(/require\(\s*['"`]([^'"`]+)['"`]\s*\)/g)].map((match) =>
+    pluginName(match[1]),
+  );
   const problems = required
-    .filter((file) => !(file in KNOWN_BROWSER_PLUGINS))
+    .filter((name) => !(name in KNOWN_BROWSER_PLUGINS))
     .map(
-      (file) =>
-        `Gatsby's browser plugins now include ${file}: add it to src/loading/browser-plugins.js and to build/browser-plugins.ts`,
+      (name) =>
+        `Gatsby's browser plugins now include ${name}: add it to src/loading/browser-plugins.js and to build/browser-plugins.ts`,
     );
-  if (!required.includes("../gatsby-browser.tsx"))
+  if (!required.includes("gatsby-browser.tsx")) {
     problems.push("Gatsby's browser plugins no longer include the site's gatsby-browser.tsx");
+  }
   if (/"localize"\s*:/.test(list)) {
     problems.push(
       "gatsby-plugin-manifest is localised: its browser hook now works, so list it in src/loading/browser-plugins.js",

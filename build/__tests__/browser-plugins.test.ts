@@ -20,10 +20,15 @@ describe("the browser plugins the site's start runs", () => {
     expect(browserPluginProblems(list(manifest, site, partytown))).toEqual([]);
   });
 
+  it("are the same for a project built in another folder, whose packages Gatsby finds further up", () => {
+    const further = (entry: string) => entry.replace("'../node_modules/", "'../../node_modules/");
+    expect(browserPluginProblems(list(further(manifest), site, further(partytown)))).toEqual([]);
+  });
+
   it("fail the build when Gatsby's list gains a plugin the site's list would leave out", () => {
     const offline = `{ plugin: require('../node_modules/gatsby-plugin-offline/gatsby-browser.js'), options: {} }`;
     expect(browserPluginProblems(list(manifest, site, offline, partytown))).toEqual([
-      "Gatsby's browser plugins now include ../node_modules/gatsby-plugin-offline/gatsby-browser.js: " +
+      "Gatsby's browser plugins now include gatsby-plugin-offline/gatsby-browser.js: " +
         "add it to src/loading/browser-plugins.js and to build/browser-plugins.ts",
     ]);
   });
