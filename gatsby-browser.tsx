@@ -37,8 +37,9 @@ export const onInitialClientRender: GatsbyBrowser["onInitialClientRender"] = () 
 };
 
 /**
- * Gatsby's runtime boots (reads its data, asks for the page's) in the very task that evaluated
- * React's and its own modules, one long task on a slow phone. Waiting for the next task first
- * splits the two; the page is already painted and a click meanwhile is remembered by the starter.
+ * Gatsby's runtime boots (reads its data, asks for the page's) in the very task that evaluated its
+ * own modules (React DOM's ran in the task before, build/react-first.ts), one long task on a slow
+ * phone. Waiting for the next task first splits the two; the page is already painted and a click
+ * meanwhile is remembered by the starter.
  */
 export const onClientEntry = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));

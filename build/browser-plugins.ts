@@ -14,7 +14,9 @@ export const GATSBY_BROWSER_PLUGINS = path.join(".cache", "api-runner-browser-pl
 /**
  * The plugins the stand-in may leave out, and why, by what each `require` in Gatsby's list names:
  * a package's file from its `node_modules` folder on (Gatsby writes the path from `.cache/`, and a
- * project built in another folder finds its packages further up), the site's own file by its name.
+ * project built in another folder finds its packages further up), a file of the project by its
+ * path from the project's root (`gatsby-browser.tsx` is the site's own; a local plugin's is
+ * a gatsby-browser file in a plugins folder, which the check then names by its path).
  */
 export const KNOWN_BROWSER_PLUGINS: Record<string, string> = {
   "gatsby-plugin-manifest/gatsby-browser.js": "its hook does nothing without localised manifests",
@@ -27,7 +29,9 @@ const MODULES = "node_modules/";
 
 /** What a `require` in Gatsby's list names, as KNOWN_BROWSER_PLUGINS keys it. */
 export const pluginName = (file: string): string =>
-  file.includes(MODULES) ? file.slice(file.lastIndexOf(MODULES) + MODULES.length) : path.posix.basename(file);
+  file.includes(MODULES)
+    ? file.slice(file.lastIndexOf(MODULES) + MODULES.length)
+    : path.posix.relative(path.posix.sep, path.posix.join(path.posix.sep, ".cache", file));
 
 /** The problems with Gatsby's list (its text): none when the stand-in runs what it would. */
 export function browserPluginProblems(list: string): string[] {

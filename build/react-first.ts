@@ -15,7 +15,7 @@
  * React DOM included, as before: the order is what splits the work, not this plugin alone.
  *
  * The line goes in after minifying, before the files' names get their content hash. A build whose
- * framework chunk holds no React DOM fails here, rather than shipping a page that starts in one
+ * framework chunk, or none holding React DOM, fails here, rather than shipping a page that starts in one
  * long task again.
  */
 import { Compilation, sources, type Compiler, type NormalModule } from "webpack";
@@ -38,7 +38,7 @@ export function reactFirstStatement(
   chunkList: string,
   moduleId: string | number,
 ): string {
-  return `\n${globalObject}.${chunkList}.push([[${JSON.stringify(FIRST_CHUNK)}],{},function(r){r(${JSON.stringify(moduleId)})}]);\n`;
+  return `\n${globalObject}[${JSON.stringify(chunkList)}].push([[${JSON.stringify(FIRST_CHUNK)}],{},function(r){r(${JSON.stringify(moduleId)})}]);\n`;
 }
 
 export class ReactFirstPlugin {
@@ -48,14 +48,15 @@ export class ReactFirstPlugin {
         { name: "ReactFirstPlugin", stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1 },
         () => {
           const framework = [...compilation.chunks].find((chunk) => chunk.name === FRAMEWORK_CHUNK);
-          if (!framework) return;
-          const reactDom = [...compilation.chunkGraph.getChunkModulesIterable(framework)].find((module) =>
-            REACT_DOM.test((module as NormalModule).resource ?? ""),
-          );
+          const reactDom =
+            framework &&
+            [...compilation.chunkGraph.getChunkModulesIterable(framework)].find((module) =>
+              REACT_DOM.test((module as NormalModule).resource ?? ""),
+            );
           const moduleId = reactDom && compilation.chunkGraph.getModuleId(reactDom);
-          if (moduleId === undefined || moduleId === null) {
+          if (!framework || moduleId === undefined || moduleId === null) {
             throw new Error(
-              `ReactFirstPlugin: the "${FRAMEWORK_CHUNK}" chunk holds no React DOM entry module, so React could not ` +
+              `ReactFirstPlugin: there is no "${FRAMEWORK_CHUNK}" chunk holding React DOM's entry module, so React could not ` +
                 "start in its own task (build/react-first.ts)",
             );
           }

@@ -33,6 +33,14 @@ describe("the browser plugins the site's start runs", () => {
     ]);
   });
 
+  it("fail the build when a plugin of the project's own has a gatsby-browser file", () => {
+    const local = `{ plugin: require('../plugins/reading-time/gatsby-browser.tsx'), options: {} }`;
+    expect(browserPluginProblems(list(manifest, site, local, partytown))).toEqual([
+      "Gatsby's browser plugins now include plugins/reading-time/gatsby-browser.tsx: " +
+        "add it to src/loading/browser-plugins.js and to build/browser-plugins.ts",
+    ]);
+  });
+
   it("fail the build when the manifest is localised, so that its hook does something", () => {
     const localised = manifest.replace(
       '"legacy":true',

@@ -11,14 +11,14 @@
  *  - when a signup form (one with a `signup_form` field) is submitted, those values are put into it
  *    as hidden fields, just before the page's own handler reads the form (it sends the form's
  *    fields as JSON: signup-form.tsx) or the browser posts it (before the scripts start).
- * The module itself only adds its listeners: the address, the referrer and the tab's storage are
- * read, and the record written, later (`settle`), once: when the browser is first idle (at most a
- * second on), when a form is submitted, or when the page is left (`pagehide`), whichever comes
- * first. That is before Gatsby's scripts start (at an idle moment after load, registered later),
- * and so before they could move to another page without a new document. A tab's first use of
- * `sessionStorage` asks the browser's own process, and the first use of `location`, `URL` and
- * `URLSearchParams` sets up their bindings: a few milliseconds here, in the task that also runs the
- * script starter and DOMContentLoaded, which on a slow phone was then a long one.
+ * The module itself keeps the address's query and the referrer as the page was loaded (Gatsby's
+ * scripts may later move to another page without a new document) and adds its listeners. They
+ * are parsed, the tab's storage read and the record written later (`settle`), once: when the
+ * browser is first idle (at most a second on), when a form is submitted, or when the page is left
+ * (`pagehide`), whichever comes first. A tab's first use of `sessionStorage` asks the browser's own
+ * process, and the first use of `URL` and `URLSearchParams` sets up their bindings: a few
+ * milliseconds here, in the task that also runs the script starter and DOMContentLoaded, which on
+ * a slow phone was then a long one.
  * Values longer than the function keeps are left out, so a long one cannot push the body past its
  * limit; the function checks the rest (`contract/signup-source.ts`). Gatsby's client-side moves
  * between pages run none of this: the document, and so the form filler, stays.
@@ -39,7 +39,8 @@ const maxChars = JSON.stringify({
 });
 
 export const SIGNUP_SOURCE_SCRIPT = `(function () {
-  var w = window, max = ${maxChars}, record = null, settled = false;
+  var w = window, max = ${maxChars}, search = location.search, from = document.referrer;
+  var record = null, settled = false;
   function settle() {
     if (settled) return record;
     settled = true;
@@ -49,9 +50,9 @@ export const SIGNUP_SOURCE_SCRIPT = `(function () {
       if (value && value.length <= max[name]) here[name] = value;
     }
     try {
-      referrer = new URL(document.referrer);
+      referrer = new URL(from);
     } catch (error) {}
-    params = new URLSearchParams(location.search);
+    params = new URLSearchParams(search);
     for (i = 0; i < utm.length; i++) {
       if (params.has(utm[i])) campaign = true;
       keep(utm[i], params.get(utm[i]));
@@ -73,7 +74,6 @@ export const SIGNUP_SOURCE_SCRIPT = `(function () {
     } catch (error) {}
     return record;
   }
-  // Before Gatsby's scripts can change the address: they start after an idle moment after load.
   if (w.requestIdleCallback) w.requestIdleCallback(settle, { timeout: 1000 });
   else setTimeout(settle, 0);
   w.addEventListener("pagehide", settle);

@@ -96,6 +96,13 @@ describe("where a visit began", () => {
     expect(submit()).toEqual(fields({ signup_form: "effect", email: "reader@example.com", ...FROM_YOUTUBE }));
   });
 
+  it("keeps the address the page was loaded at, when Gatsby moves to another page before the browser is idle", () => {
+    load(LANDING, YOUTUBE_LINK);
+    // A client-side move: a new address, the same document (no pagehide, no new script).
+    window.history.pushState(null, "", "/effects/2026-10-22/");
+    expect(submit()).toEqual(fields({ signup_form: "effect", email: "reader@example.com", ...FROM_YOUTUBE }));
+  });
+
   it("holds nothing when the visit began without a campaign or another site, whatever later pages' referrers hold", () => {
     load("/");
     load("/effects/", `${SITE}/?utm_source=made-up`);
