@@ -48,6 +48,8 @@ export interface TasksAfterPaint {
   count: number;
   /** Their time over 50 ms each, summed: the blocking time they add after the first paint. */
   blockingMs: number;
+  /** Those tasks, when each began and how long it took (for the log). */
+  after: TaskEntry[];
 }
 
 /**
@@ -61,6 +63,7 @@ export function tasksAfterPaint(tasks: TaskEntry[], firstPaintMs: number): Tasks
     longestMs: after.reduce((longest, task) => Math.max(longest, task.duration), 0),
     count: after.length,
     blockingMs: after.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0),
+    after,
   };
 }
 
@@ -97,8 +100,6 @@ export function longTaskVerdict(oursMs: number, twinMs: number): LongTaskVerdict
 
 export interface LongTaskRun extends TasksAfterPaint {
   firstPaintMs: number;
-  /** The long tasks after the first paint, when each began and how long it took (for the log). */
-  after: TaskEntry[];
   /** When the watch ended, from navigation start. */
   watchedMs: number;
 }
@@ -175,8 +176,7 @@ export async function longTaskRun(url: string, cpu: CpuThrottling): Promise<Long
             performance.getEntriesByName("first-contentful-paint")[0] || { startTime: 0 }).startTime,
       })`,
     );
-    const after = tasks.filter((task) => task.startTime >= firstPaintMs);
-    return { ...tasksAfterPaint(tasks, firstPaintMs), firstPaintMs, after, watchedMs };
+    return { ...tasksAfterPaint(tasks, firstPaintMs), firstPaintMs, watchedMs };
   } finally {
     await browser.close();
   }

@@ -14,9 +14,9 @@
  * Gatsby's, each in a task of its own. Had the runtime come last, the entry would run in its task,
  * React DOM included, as before: the order is what splits the work, not this plugin alone.
  *
- * The line goes in after minifying, before the files' names get their content hash. A build whose
- * framework chunk, or none holding React DOM, fails here, rather than shipping a page that starts in one
- * long task again.
+ * The line goes in after minifying, before the files' names get their content hash. A build with
+ * no framework chunk holding React DOM fails here, rather than ship a page that starts in one long
+ * task again.
  */
 import { Compilation, sources, type Compiler, type NormalModule } from "webpack";
 

@@ -9,7 +9,12 @@ describe("the long tasks after the first paint", () => {
       { startTime: 1500, duration: 51 },
     ];
 
-    expect(tasksAfterPaint(tasks, 600)).toEqual({ longestMs: 130, count: 3, blockingMs: 22 + 80 + 1 });
+    expect(tasksAfterPaint(tasks, 600)).toEqual({
+      longestMs: 130,
+      count: 3,
+      blockingMs: 22 + 80 + 1,
+      after: tasks.slice(1),
+    });
   });
 
   it("is zero when nothing over 50 ms ran after the first paint", () => {
@@ -17,6 +22,7 @@ describe("the long tasks after the first paint", () => {
       longestMs: 0,
       count: 0,
       blockingMs: 0,
+      after: [],
     });
   });
 
