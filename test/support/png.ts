@@ -24,12 +24,16 @@ export async function differingShare(a: Buffer, b: Buffer, area?: Area, toleranc
   if (two.info.width !== width || two.info.height !== height) throw new Error("the images differ in size");
   const top = area?.top ?? 0;
   const rows = area?.height ?? height - top;
+  // Math.abs read once: in Jest's sandbox every read of a global goes through the context's
+  // interceptor, and reading `Math` for each of a card's 2.3 million channels took 240 ms a
+  // comparison instead of 10.
+  const { abs } = Math;
   let differing = 0;
   for (let y = top; y < top + rows; y += 1) {
     for (let x = 0; x < width; x += 1) {
       const at = (y * width + x) * channels;
       for (let c = 0; c < channels; c += 1) {
-        if (Math.abs(one.data[at + c] - two.data[at + c]) > tolerance) {
+        if (abs(one.data[at + c] - two.data[at + c]) > tolerance) {
           differing += 1;
           break;
         }
