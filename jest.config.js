@@ -15,6 +15,9 @@ const nodeTransform = {
 // Every Node process the run starts shares one compile cache (test/support/jest/compile-cache.js).
 require("./test/support/jest/compile-cache");
 
+// Packages a worker loads once, outside the files' sandboxes, for the Node projects.
+const { outsideModuleMap } = require("./test/support/jest/outside-sandbox");
+
 /** @type {import('jest').Config} */
 module.exports = {
   // A test file per core and one more: the files wait on servers, browsers, mail and builds more
@@ -67,6 +70,7 @@ module.exports = {
         "<rootDir>/test",
       ],
       transform: nodeTransform,
+      moduleNameMapper: outsideModuleMap(),
       // Real servers, processes and databases on 2 shared cores: a test (or hook) may start a stack,
       // a PostgreSQL database and an SMTP server, kill processes and wait for their restart.
       globals: { testTimeoutMs: 120_000 },
@@ -83,6 +87,7 @@ module.exports = {
       roots: ["<rootDir>/e2e"],
       testMatch: ["<rootDir>/e2e/**/*.test.ts"],
       transform: nodeTransform,
+      moduleNameMapper: outsideModuleMap(),
       globalSetup: "<rootDir>/e2e/global-setup.ts",
       globalTeardown: "<rootDir>/e2e/global-teardown.ts",
       // A real browser against a real server: a test may start pages, wait for mail and run axe.

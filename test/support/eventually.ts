@@ -2,7 +2,7 @@
  * Waiting for a condition instead of a fixed time: the one polling loop of the tests, the
  * benchmarks' helpers and test/support. A timeout says what was awaited and what was last seen.
  */
-import { inspect } from "node:util";
+import { inspect, types } from "node:util";
 
 export interface EventuallyOptions<T> {
   /** What is awaited, for the failure message: "the mail to a@example.com", "a 200 after the restart". */
@@ -23,7 +23,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function describeLast(last: { value: unknown } | { error: unknown } | undefined): string {
   if (last === undefined) return "it was never checked";
   if ("error" in last)
-    return `the last try threw: ${last.error instanceof Error ? last.error.message : inspect(last.error)}`;
+    // isNativeError, not instanceof: an error from Node itself or from a package loaded outside
+    // Jest's sandbox (test/support/jest/outside-sandbox.js) is another realm's Error.
+    return `the last try threw: ${types.isNativeError(last.error) ? last.error.message : inspect(last.error)}`;
   return `the last value was ${inspect(last.value, { depth: 3, breakLength: Infinity, maxStringLength: 500 })}`;
 }
 
