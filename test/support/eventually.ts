@@ -19,13 +19,18 @@ export class EventuallyTimeout extends Error {}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** An error's message and its cause's ("fetch failed: connect ECONNREFUSED …"); anything else inspected. */
+function errorText(error: unknown): string {
+  // isNativeError, not instanceof: an error from Node itself or from a package loaded outside
+  // Jest's sandbox (test/support/jest/outside-sandbox.js) is another realm's Error.
+  if (!types.isNativeError(error)) return inspect(error);
+  return error.cause === undefined ? error.message : `${error.message}: ${errorText(error.cause)}`;
+}
+
 /** The last value or error, short enough for a failure message. */
 function describeLast(last: { value: unknown } | { error: unknown } | undefined): string {
   if (last === undefined) return "it was never checked";
-  if ("error" in last)
-    // isNativeError, not instanceof: an error from Node itself or from a package loaded outside
-    // Jest's sandbox (test/support/jest/outside-sandbox.js) is another realm's Error.
-    return `the last try threw: ${types.isNativeError(last.error) ? last.error.message : inspect(last.error)}`;
+  if ("error" in last) return `the last try threw: ${errorText(last.error)}`;
   return `the last value was ${inspect(last.value, { depth: 3, breakLength: Infinity, maxStringLength: 500 })}`;
 }
 

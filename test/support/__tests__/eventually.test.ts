@@ -1,4 +1,5 @@
 import { eventually, EventuallyTimeout } from "../eventually.ts";
+import { freePort } from "../free-port.ts";
 
 describe("eventually", () => {
   it("resolves with the first value that passes, trying again after a throw", async () => {
@@ -33,6 +34,14 @@ describe("eventually", () => {
         { what: "the server", timeoutMs: 30 },
       ),
     ).rejects.toThrow(/for the server; the last try threw: connection refused$/);
+  });
+
+  it("names an error of Node's own realm by its message and its cause's", async () => {
+    // Node's fetch, as a test that waits for a server calls it: nothing listens on the port.
+    const port = await freePort();
+    await expect(
+      eventually(() => fetch(`http://127.0.0.1:${port}/`), { what: "the server", timeoutMs: 30 }),
+    ).rejects.toThrow(/the last try threw: fetch failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
   });
 
   it("tries once more after a slow first try instead of failing on it", async () => {

@@ -24,6 +24,16 @@ describe("a package loaded outside the sandbox", () => {
     expect(root(playwright.chromium)).not.toBe(Object.prototype);
   });
 
+  it("is mapped so in both projects that run in Node, the browser tests' included", () => {
+    const config = jest.requireActual<{ projects: { displayName: string; moduleNameMapper?: object }[] }>(
+      "../../../jest.config.js",
+    );
+    const mapped = config.projects
+      .filter((project) => project.moduleNameMapper && "^playwright-core$" in project.moduleNameMapper)
+      .map((project) => project.displayName);
+    expect(mapped).toEqual(["backend", "e2e"]);
+  });
+
   it("refuses a package that is not on the list", () => {
     expect(() => outsideSandbox("react")).toThrow(/react is not loaded outside the sandbox/);
   });
