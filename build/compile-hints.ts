@@ -13,8 +13,11 @@ import { Compilation, sources, type Compiler } from "webpack";
 
 export const COMPILE_HINT = "//# allFunctionsCalledOnLoad\n";
 
+/** Gatsby's chunk of React. */
+export const FRAMEWORK_CHUNK = "framework";
+
 /** Gatsby's chunks of React (`framework`) and of its own runtime (`app`). */
-export const EAGER_CHUNKS = new Set(["framework", "app"]);
+export const EAGER_CHUNKS = new Set([FRAMEWORK_CHUNK, "app"]);
 
 export class CompileHintsPlugin {
   apply(compiler: Compiler): void {

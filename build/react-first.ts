@@ -19,12 +19,10 @@
  * task again.
  */
 import { Compilation, sources, type Compiler, type NormalModule } from "webpack";
+import { FRAMEWORK_CHUNK } from "./compile-hints";
 
 /** The name of the made-up chunk whose start function runs React DOM. */
 export const FIRST_CHUNK = "react-first";
-
-/** Gatsby's chunk of React. */
-const FRAMEWORK_CHUNK = "framework";
 
 /** React DOM's entry module: the react-dom package's main file. */
 const REACT_DOM = /[\\/]node_modules[\\/]react-dom[\\/]index\.js$/;
