@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
       const outcome = await runCheck(name);
       const output = outcome.output.trimEnd();
-      // Prettier, madge and actionlint say that all is well in words; the others print only what is wrong.
+      // Prettier, dpdm and actionlint say that all is well in words; the others print only what is wrong.
       const quiet = outcome.ok && (SAY_ALL_IS_WELL.has(name) || output === "");
       console.log(`${outcome.ok ? "ok  " : "FAIL"} ${name} (${outcome.seconds.toFixed(1)} s)`);
       if (!quiet) console.log(output.replace(/^/gm, "  "));
