@@ -62,8 +62,12 @@ async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
  * optimizing compiler's work on PGlite's hot functions cost more than it saved there: an `effect
  * status` on a PGlite folder took 2.9 s of CPU with it and 1.9 s without, a stack's start 2.3 and
  * 1.6 s (the same code and results; a long-lived server is better served by V8's default).
+ * `--max-opt=2`: for the same reason, JavaScript goes no further than V8's mid-tier compiler
+ * (Maglev), not its optimizing one (TurboFan): a `subscribers stats` took 0.98 s of CPU with the
+ * flag and 1.08 s without, an `effect status` 0.42 and 0.47, a stack's start and 60 pages 1.27
+ * and 1.40 (the mean of 6 to 8 interleaved runs).
  */
-export const TEST_NODE_FLAGS = ["--liftoff-only"];
+export const TEST_NODE_FLAGS = ["--liftoff-only", "--max-opt=2"];
 
 /**
  * The arguments to `process.execPath` that run one of the project's TypeScript programs as
