@@ -12,9 +12,6 @@ const nodeTransform = {
   ],
 };
 
-// Every Node process the run starts shares one compile cache (test/support/jest/compile-cache.js).
-require("./test/support/jest/compile-cache");
-
 // Packages a worker loads once, outside the files' sandboxes, for the Node projects.
 const { outsideModuleMap } = require("./test/support/jest/outside-sandbox");
 

@@ -699,13 +699,6 @@ export const VARIABLES = [
       "A file `npm test` writes every test file's time and CPU to, as JSON, beside the per-project summary it always prints.",
   },
   {
-    name: "NODE_COMPILE_CACHE",
-    group: "Tests and benchmarks",
-    readers: ["tests"],
-    description:
-      "Node's compile cache for every process `npm test` starts (test/support/jest/compile-cache.js); by default a folder in the system's temporary folder.",
-  },
-  {
     name: "JEST_CPU_DIR",
     group: "Tests and benchmarks",
     readers: ["tests"],
