@@ -1,14 +1,15 @@
 /**
  * The import-cycle check (`npm run check:cycles`, package.json's own command line): in a small
- * project made here it fails on a cycle between two modules, in TypeScript (with or without the
- * extension in the import, and through type-only imports) and in CommonJS, naming both files; it
- * passes on the same files without the cycle, and reads nothing under node_modules/, public/ or a
- * dot folder (Gatsby's caches, the tests' copies of the project).
+ * repository made here (test/support/scratch-repository.ts) it fails on a cycle between two
+ * modules, in TypeScript (with or without the extension in the import, and through type-only
+ * imports) and in CommonJS, naming both files; it passes on the same files without the cycle, and
+ * reads nothing under node_modules/, public/ or a dot folder (Gatsby's caches, the tests' copies of
+ * the project, git's own).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { scratchRepository } from "../../test/support/scratch-repository";
 
 const ROOT = path.resolve(__dirname, "../..");
 const COMMAND = (
@@ -20,12 +21,8 @@ afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, for
 
 /** The check's command run in a folder holding `files`, as `npm run` runs it (the project's tools on the path). */
 function checkCycles(files: Record<string, string>): { status: number | null; said: string } {
-  const folder = mkdtempSync(path.join(tmpdir(), "cycles-check-"));
+  const folder = scratchRepository(files, "cycles-check-");
   folders.push(folder);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(folder, name)), { recursive: true });
-    writeFileSync(path.join(folder, name), text);
-  }
   const run = spawnSync("sh", ["-c", COMMAND], {
     cwd: folder,
     env: {

@@ -1,7 +1,7 @@
 /**
  * A small git repository in a temporary folder, its files added to the index: what the checks
- * that read `git ls-files` (the docs check, the one-writer-per-table check) are tried on. The
- * caller removes it.
+ * are tried on (the docs check and the one-writer-per-table check read `git ls-files`; the
+ * import-cycle check reads the folder). The caller removes it.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
