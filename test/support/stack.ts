@@ -4,12 +4,11 @@
  * browser tests and the benchmarks.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { readVariable } from "../../supabase/functions/_shared/contract/variables.ts";
 import { freePort } from "./free-port";
 import { npmScript, startProcess } from "./process";
-import { copyMigratedPglite } from "./pglite-template";
+import { copyMigratedPglite, DATA_FOLDERS } from "./pglite-template";
 
 export const ROOT = path.resolve(__dirname, "../..");
 /**
@@ -33,7 +32,7 @@ export async function startStack(env: Record<string, string> = {}, timeoutMs = 6
   const chosen = readVariable(env, "PORT");
   const port = chosen ? Number(chosen) : await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "purpose-e2e-"));
+  const dataDir = mkdtempSync(path.join(DATA_FOLDERS, "purpose-e2e-"));
   try {
     // PGlite's database already migrated (a copy of the tests' template): creating one costs seconds.
     if (!readVariable(env, "DATABASE_URL")) await copyMigratedPglite(dataDir);
