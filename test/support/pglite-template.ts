@@ -13,6 +13,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statfsSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -23,6 +24,11 @@ const ROOT = path.resolve(__dirname, "../..");
 
 /** Linux's shared-memory folder, a tmpfs on every distribution. */
 const SHARED_MEMORY = "/dev/shm";
+/**
+ * What it must have free: a run holds a dozen or so folders of 40 MB and more at once, and a
+ * container's is often 64 MB (Docker's default), where the tests keep to the temporary folder.
+ */
+const SHARED_MEMORY_NEEDED = 4 * 1024 ** 3;
 
 function memoryBacked(): boolean {
   try {
@@ -30,7 +36,8 @@ function memoryBacked(): boolean {
     if (!mounted.some((line) => line.split(" ")[1] === SHARED_MEMORY && line.split(" ")[2] === "tmpfs"))
       return false;
     accessSync(SHARED_MEMORY, constants.W_OK);
-    return true;
+    const { bavail, bsize } = statfsSync(SHARED_MEMORY);
+    return bavail * bsize >= SHARED_MEMORY_NEEDED;
   } catch {
     return false;
   }
@@ -38,7 +45,7 @@ function memoryBacked(): boolean {
 
 /**
  * Where the tests' PGlite folders (and their template) go: Linux's tmpfs at /dev/shm when there is
- * one, else the system's temporary folder. A stack copies 1,042 files; on this project's ext4 that
+ * one with room, else the system's temporary folder. A stack copies 1,042 files; on this project's ext4 that
  * took 0.12 s of CPU, in memory 0.03 s, and PGlite's writes are cheaper there too. Only for what
  * Node opens: Deno asks for every permission for a path under /dev, so its hosts' folders stay in
  * the temporary folder.
