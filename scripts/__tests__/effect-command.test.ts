@@ -295,6 +295,7 @@ describe("with a local stack holding the PGlite folder", () => {
       await stack.close();
       await smtp.stop();
       rmSync(publicDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -85,6 +85,12 @@ describe("on PGlite", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("runs with PGlite's 16 MB of shared buffers, not the 128 MB its folder's configuration names", async () => {
+    // PostgreSQL clears them at every open (server/pglite-executor.ts): a PGlite that dropped
+    // its start parameters would make every command on a data folder slower without a word.
+    expect(await db.query("show shared_buffers")).toEqual([{ shared_buffers: "16MB" }]);
+  });
+
   describe("the migration runner", () => {
     it("applies the files in name order, each once, and only new ones on the next start", async () => {
       write("20260101000100_b.sql", "create table b (id int references a (id));");

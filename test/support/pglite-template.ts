@@ -14,30 +14,33 @@ import {
   renameSync,
   rmSync,
   statfsSync,
+  statSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { freemem, tmpdir } from "node:os";
 import path from "node:path";
 import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** Linux's shared-memory folder, a tmpfs on every distribution. */
+/** Linux's shared-memory folder: usually a tmpfs (checked below), absent elsewhere. */
 const SHARED_MEMORY = "/dev/shm";
 /**
- * What it must have free: a run holds a dozen or so folders of 40 MB and more at once, and a
- * container's is often 64 MB (Docker's default), where the tests keep to the temporary folder.
+ * What it and the machine must have free: a run holds a dozen or so folders of 40 MB and more at
+ * once, and a container's is often 64 MB (Docker's default).
  */
 const SHARED_MEMORY_NEEDED = 4 * 1024 ** 3;
 
 function memoryBacked(): boolean {
+  // A temporary folder of the user's own choosing (TMPDIR) is kept.
+  if (tmpdir() !== "/tmp") return false;
   try {
     const mounted = readFileSync("/proc/mounts", "utf8").split("\n");
     if (!mounted.some((line) => line.split(" ")[1] === SHARED_MEMORY && line.split(" ")[2] === "tmpfs"))
       return false;
     accessSync(SHARED_MEMORY, constants.W_OK);
     const { bavail, bsize } = statfsSync(SHARED_MEMORY);
-    return bavail * bsize >= SHARED_MEMORY_NEEDED;
+    return bavail * bsize >= SHARED_MEMORY_NEEDED && freemem() >= SHARED_MEMORY_NEEDED;
   } catch {
     return false;
   }
@@ -45,12 +48,30 @@ function memoryBacked(): boolean {
 
 /**
  * Where the tests' PGlite folders (and their template) go: Linux's tmpfs at /dev/shm when there is
- * one with room, else the system's temporary folder. A stack copies 1,042 files; on this project's ext4 that
- * took 0.12 s of CPU, in memory 0.03 s, and PGlite's writes are cheaper there too. Only for what
- * Node opens: Deno asks for every permission for a path under /dev, so its hosts' folders stay in
- * the temporary folder.
+ * one with room and the temporary folder is the default /tmp, else the temporary folder. A stack
+ * copies 1,042 files; on this project's ext4 that took 0.12 s of CPU, in memory 0.03 s, and
+ * PGlite's writes are cheaper there too. Only for what Node opens: Deno asks for every permission
+ * for a path under /dev, so its hosts' folders stay in the temporary folder.
  */
 export const DATA_FOLDERS = memoryBacked() ? SHARED_MEMORY : tmpdir();
+
+const TEMPLATE_PREFIX = "newsletter-pglite-template-";
+/** Templates of other schema versions, and builds a killed run left, are removed after a week. */
+const TEMPLATE_KEPT_MS = 7 * 24 * 3600 * 1000;
+
+/** Removes the week-old templates of other versions from DATA_FOLDERS (in memory, they hold RAM). */
+function removeOldTemplates(current: string): void {
+  for (const name of readdirSync(DATA_FOLDERS)) {
+    const folder = path.join(DATA_FOLDERS, name);
+    if (!name.startsWith(TEMPLATE_PREFIX) || folder === current) continue;
+    try {
+      if (Date.now() - statSync(folder).mtimeMs > TEMPLATE_KEPT_MS)
+        rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // Another run removed it first.
+    }
+  }
+}
 
 /**
  * A migrated, empty PGlite folder, made once per schema version and copied for each stack:
@@ -63,8 +84,9 @@ async function pgliteTemplate(): Promise<string> {
     hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
   for (const runner of ["migrations.ts", "migration-record.ts", "sql-statements.ts"])
     hash.update(readFileSync(path.join(ROOT, "server", runner)));
-  const template = path.join(DATA_FOLDERS, `newsletter-pglite-template-${hash.digest("hex").slice(0, 16)}`);
+  const template = path.join(DATA_FOLDERS, `${TEMPLATE_PREFIX}${hash.digest("hex").slice(0, 16)}`);
   if (existsSync(template)) return template;
+  removeOldTemplates(template);
   const building = mkdtempSync(`${template}-building-`);
   const db = await createPgliteExecutor(building);
   try {
