@@ -124,12 +124,21 @@ export async function startTestStack(
   };
 
   const start = () => startServer({ env: fullEnv, log, now, fetch, contentDir });
+  let server: RunningServer;
+  try {
+    server = await start();
+  } catch (error) {
+    // A stack that refuses to start (a test of a bad setting) leaves no folder nor database.
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
+    throw error;
+  }
   const stack: TestStack = {
     url: "",
     origin: "",
     dataDir,
     outbox: path.join(dataDir, "outbox"),
-    server: await start(),
+    server,
     logs,
     database,
     now,
