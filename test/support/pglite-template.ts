@@ -30,16 +30,16 @@ const SHARED_MEMORY = "/dev/shm";
  * once, and a container's is often 64 MB (Docker's default).
  */
 const SHARED_MEMORY_NEEDED = 4 * 1024 ** 3;
+/** Linux's number for a tmpfs in statfs(2)'s `f_type`. */
+const TMPFS_MAGIC = 0x01021994;
 
 function memoryBacked(): boolean {
   // A temporary folder of the user's own choosing (TMPDIR) is kept.
   if (tmpdir() !== "/tmp") return false;
   try {
-    const mounted = readFileSync("/proc/mounts", "utf8").split("\n");
-    if (!mounted.some((line) => line.split(" ")[1] === SHARED_MEMORY && line.split(" ")[2] === "tmpfs"))
-      return false;
+    const { type, bavail, bsize } = statfsSync(SHARED_MEMORY);
+    if (type !== TMPFS_MAGIC) return false;
     accessSync(SHARED_MEMORY, constants.W_OK);
-    const { bavail, bsize } = statfsSync(SHARED_MEMORY);
     return bavail * bsize >= SHARED_MEMORY_NEEDED && freemem() >= SHARED_MEMORY_NEEDED;
   } catch {
     return false;
