@@ -70,9 +70,10 @@ export async function measurePages(skip: ReadonlySet<Skippable>, cpu: CpuThrottl
     startStack({ PUBLIC_DIR: twin.dir }),
     startStack({ PUBLIC_DIR: ceilingDir }),
   ]);
-  // Lighthouse loads each page as the host serves it, over HTTPS and HTTP/2 (bench/https-front.ts).
+  // Lighthouse loads each page as the host serves it, over HTTPS and HTTP/2, but without the
+  // opener policy whose process swap made its blocking time follow the machine (bench/https-front.ts).
   const [front, twinFront, ceilingFront] = await Promise.all(
-    [site, twinSite, ceilingSite].map((stack) => startHttpsFront(stack.url)),
+    [site, twinSite, ceilingSite].map((stack) => startHttpsFront(stack.url, { dropOpenerPolicy: true })),
   );
   const effectPath = newestEffectPath();
   let runs: Record<PageKey, Run[]>;

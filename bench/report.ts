@@ -9,6 +9,7 @@ import path from "node:path";
 import { kb } from "../test/support/first-visit";
 import { ROOT } from "../test/support/stack";
 import { yearSummary } from "./build-year";
+import { priorityLine, type PriorityReport } from "./chromium-priority";
 import { busyWarning, cpuLine, TARGET_INDEX, type CpuThrottling } from "./cpu";
 import { dialogLatencyLine, TARGET_MEDIAN_MS } from "./dialog-latency";
 import { sendSummary } from "./effect-send";
@@ -32,6 +33,8 @@ export interface Report {
   machine: Machine & { loadAverageAfter: number[] };
   /** The one CPU slowdown of the run (bench/cpu.ts). */
   cpu: CpuThrottling;
+  /** Whether Chromium ran above the bench's own processes (bench/chromium-priority.ts). */
+  priority: PriorityReport;
   pages: PageMeasures;
   others: OtherMeasures;
   results: ScriptResults;
@@ -163,10 +166,10 @@ function signupSummary(ran: boolean): string {
 }
 
 /** The tables and the targets, in the terminal. */
-export function printReport({ cpu, pages, others, verdicts }: Report): void {
+export function printReport({ cpu, priority, pages, others, verdicts }: Report): void {
   const { summary, longTasks, taps } = pages;
   const { dialog, firstVisit } = others;
-  console.log(`\n${cpuLine(cpu)}`);
+  console.log(`\n${cpuLine(cpu)}\n${priorityLine(priority)}`);
   const busy = busyWarning(cpu, lighthouseIndexes(pages.runs));
   if (busy) console.warn(busy);
   console.log(
@@ -201,6 +204,7 @@ function replaceGeneratedBlock(file: string, generated: string): void {
 export function writeReport({
   machine: measured,
   cpu,
+  priority,
   pages,
   others,
   results: scripts,
@@ -233,6 +237,7 @@ export function writeReport({
       ...cpu,
       targetIndex: TARGET_INDEX,
       busyDuringRuns: busy,
+      chromiumPriority: priority,
       rule: "multiplier = host index / target index (Lighthouse's throttling guide, https://github.com/GoogleChrome/lighthouse/blob/main/docs/throttling.md, 'Calibrating the CPU slowdown'), one decimal, 1 to 20; DevTools throttles at host slowdown x multiplier (bench/cpu.ts)",
     },
     lighthouse: {
@@ -287,13 +292,13 @@ export function writeReport({
     "",
     `The CPU, the same phone on every machine (bench/cpu.ts): ${cpuLine(cpu)} Every measure below that slows the ` +
       `CPU uses it: Lighthouse's multiplier ${cpu.multiplier}x (host index / ${TARGET_INDEX}, Lighthouse's throttling ` +
-      `guide), DevTools throttling at ${cpu.rate}x.` +
+      `guide), DevTools throttling at ${cpu.rate}x. ${priorityLine(priority)}` +
       (busy ? ` **${busy}**` : ""),
     "",
     `Lighthouse ${version}, mobile emulation, simulated throttling at CPU ${cpu.multiplier}x, median of ${RUNS} runs each (Total Blocking Time: their ` +
       `mean, as its runs are about 0 or about 70 ms on every page; docs/testing.md), alternated, every page served by ` +
       `its own local stack behind an HTTPS and HTTP/2 front, as the host serves it (one connection for all ` +
-      `requests; bench/https-front.ts). The twin is the same build with its scripts taken out (${twin.removed} scripts, preloads ` +
+      `requests) but without the pages' Cross-Origin-Opener-Policy, whose process swap made the blocking time follow the machine (bench/https-front.ts). The twin is the same build with its scripts taken out (${twin.removed} scripts, preloads ` +
       `and handlers from ${twin.htmlFiles} HTML files): the same HTML, CSS, font and hero picture. The ceiling is the ` +
       `same ${ceilingTextChars} characters of text as plain HTML (no JavaScript, CSS, fonts or images). ` +
       (effectPath
