@@ -12,9 +12,10 @@
  * renderer's own IO thread first: Chromium, as root, gives its IO and compositor threads nice -8
  * and its main thread 0), the rest waiting on other threads. A phone runs its foreground page's
  * main thread on a core of its own. With these priorities, and the pages' opener policy left out
- * (bench/https-front.ts), the bench's Lighthouse runs gave every page within a few ms of its twin
- * (bench/RESULTS.md, docs/testing.md). With the opener policy kept, raised renderers made
- * Lighthouse miss the navigation's start in its trace (NO_NAVSTART) in 7 of about 24 runs.
+ * (bench/https-front.ts), the bench's Lighthouse runs had every page within its twin + 30 ms, by
+ * margins of 16 to 30 ms, on this host and as a host of index 1,200 (bench/RESULTS.md). With the
+ * opener policy kept, raised renderers made Lighthouse miss the navigation's start in its trace
+ * (NO_NAVSTART) in 7 of about 24 runs.
  *
  * Only Chromium is raised: processes started by this one (or by a shell it started, as Debian's
  * chromium-headless-shell is) whose executable is a Chromium, and their descendants. Chromium sets
@@ -23,9 +24,11 @@
  * priority, so a browser raised as it starts has most of its later processes raised too; each
  * browser's whole tree is looked at again every 50 looks. Chromium also sets some threads itself
  * (-8 for its compositor and IO threads, 0 for some pool workers, as their work changes): those
- * keep what it sets, all below the page's main thread. A negative nice needs root or
- * CAP_SYS_NICE; without it nothing is changed and `stop()` says why (the bench prints it, and its
- * verdicts then follow the machine's other work).
+ * keep what it sets, all below the page's main thread. A negative nice needs root, CAP_SYS_NICE or
+ * an RLIMIT_NICE that allows it; when a raise is refused the watcher stops, and `stop()` says so,
+ * as it does when no renderer was seen (the bench prints it, and its verdicts then follow the
+ * machine's other work). `npx tsx bench/long-tasks.ts`, `npm run bench:dialog` and `npm run
+ * bench:strategies` run alone without it.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import os from "node:os";
@@ -50,7 +53,7 @@ export interface ChromiumPriority {
 }
 
 /** A Chromium browser or headless shell, by its executable's name. */
-const CHROMIUM_EXECUTABLE = /^(chromium|chrome)(-headless-shell)?$|^headless_shell$/;
+export const CHROMIUM_EXECUTABLE = /^(chromium|chrome)(-headless-shell)?$|^headless_shell$/;
 
 const read = (file: string): string => {
   try {
@@ -106,27 +109,43 @@ function setNice(tid: number, nice: number): boolean {
  * Looks every `everyMs` for new browsers, renderers and threads.
  */
 export function prioritizeChromium(everyMs = 5): ChromiumPriority {
+  /** Browsers, zygotes (which start the renderers) and live renderers, each while it lives. */
   const browsers = new Set<number>();
-  /** Zygotes, which start the renderers. */
   const zygotes = new Set<number>();
-  /** Live renderers, and every thread already given its priority. */
   const renderers = new Set<number>();
-  const seenThreads = new Set<number>();
+  /** The threads already given their priority, by process (dropped with the process). */
+  const raised = new Map<number, Set<number>>();
+  let browserCount = 0;
   let rendererCount = 0;
   let reason: string | undefined;
 
+  /** Whether `pid` still runs Chromium; forgotten everywhere when not (ended, or its pid reused). */
+  const stillChromium = (pid: number): boolean => {
+    if (CHROMIUM_EXECUTABLE.test(executableOf(pid))) return true;
+    browsers.delete(pid);
+    zygotes.delete(pid);
+    renderers.delete(pid);
+    raised.delete(pid);
+    return false;
+  };
   /** Every thread of `pid` and its descendants at CHROMIUM_NICE (a renderer's main thread higher). */
   const raiseTree = (pid: number): void => {
+    if (!stillChromium(pid)) return;
     const type = typeOf(pid);
     if (type === "zygote") zygotes.add(pid);
     if (type === "renderer") addRenderer(pid);
-    for (const tid of threadsOf(pid)) raiseThread(pid, tid);
+    raiseThreads(pid);
     for (const child of childrenOf(pid)) raiseTree(child);
   };
-  const raiseThread = (pid: number, tid: number): void => {
-    if (seenThreads.has(tid)) return;
-    const main = tid === pid && renderers.has(pid);
-    if (setNice(tid, main ? RENDERER_MAIN_NICE : CHROMIUM_NICE)) seenThreads.add(tid);
+  /** The threads of `pid` not yet raised. */
+  const raiseThreads = (pid: number): void => {
+    const done = raised.get(pid) ?? new Set<number>();
+    raised.set(pid, done);
+    for (const tid of threadsOf(pid)) {
+      if (done.has(tid)) continue;
+      const main = tid === pid && renderers.has(pid);
+      if (setNice(tid, main ? RENDERER_MAIN_NICE : CHROMIUM_NICE)) done.add(tid);
+    }
   };
   const addRenderer = (pid: number): void => {
     if (renderers.has(pid)) return;
@@ -137,29 +156,47 @@ export function prioritizeChromium(everyMs = 5): ChromiumPriority {
   let looks = 0;
   const look = (): void => {
     looks += 1;
-    // Each look: new renderers, and their main threads raised again. Every 10th: new browsers and
-    // the renderers' new threads. Every 50th: each browser's whole tree again, for processes
-    // started by a thread Chromium had set back to 0. (About 8 % of a core with a browser open, at nice 0, below Chromium.)
+    // Each look: new zygotes and renderers, every renderer's main thread raised again (Chromium
+    // sets it back as its page comes and goes) and its new threads given theirs (a thread the
+    // main thread starts begins at -20). Every 10th: new browsers. Every 50th: each browser's
+    // whole tree again, for processes started by a thread Chromium had set back to 0. Ended
+    // processes are forgotten. Measured once: 8.5 % of a core over 5 s with one browser open
+    // (process.cpuUsage), at nice 0, below Chromium.
     if (looks % 10 === 1) {
       for (const child of startedHere()) {
         if (browsers.has(child) || !CHROMIUM_EXECUTABLE.test(executableOf(child))) continue;
         browsers.add(child);
+        browserCount += 1;
         raiseTree(child);
       }
     }
     if (looks % 50 === 0) for (const browser of browsers) raiseTree(browser);
-    for (const zygote of zygotes)
-      for (const child of childrenOf(zygote))
-        if (!renderers.has(child) && typeOf(child) === "renderer") addRenderer(child);
-    for (const renderer of renderers) {
-      // Chromium sets the main thread's priority as its page comes and goes: raised again.
-      if (!setNice(renderer, RENDERER_MAIN_NICE)) {
-        renderers.delete(renderer);
+    for (const zygote of zygotes) {
+      if (threadsOf(zygote).length === 0) {
+        zygotes.delete(zygote);
+        raised.delete(zygote);
         continue;
       }
-      seenThreads.add(renderer);
-      if (looks % 10 === 1) for (const tid of threadsOf(renderer)) raiseThread(renderer, tid);
+      for (const child of childrenOf(zygote)) {
+        if (renderers.has(child) || zygotes.has(child)) continue;
+        const type = typeOf(child);
+        if (type === "renderer") addRenderer(child);
+        if (type === "zygote") zygotes.add(child);
+      }
     }
+    for (const renderer of renderers) {
+      if (!setNice(renderer, RENDERER_MAIN_NICE)) {
+        renderers.delete(renderer);
+        raised.delete(renderer);
+        continue;
+      }
+      raiseThreads(renderer);
+    }
+    for (const browser of browsers)
+      if (threadsOf(browser).length === 0) {
+        browsers.delete(browser);
+        raised.delete(browser);
+      }
   };
   let timer: NodeJS.Timeout | undefined;
   const guarded = (work: () => void): void => {
@@ -168,8 +205,9 @@ export function prioritizeChromium(everyMs = 5): ChromiumPriority {
       work();
     } catch (error) {
       reason =
-        `Chromium's priority was left as it was: ${error instanceof Error ? error.message : String(error)} ` +
-        "(a negative nice needs root or CAP_SYS_NICE)";
+        `Chromium's priority was left as it was after ${browserCount} browsers: ` +
+        `${error instanceof Error ? error.message : String(error)} (a negative nice needs root, ` +
+        "CAP_SYS_NICE or an RLIMIT_NICE that allows it)";
       clearInterval(timer);
     }
   };
@@ -178,7 +216,9 @@ export function prioritizeChromium(everyMs = 5): ChromiumPriority {
   return {
     stop(): PriorityReport {
       clearInterval(timer);
-      return { applied: !reason, reason, browsers: browsers.size, renderers: rendererCount };
+      if (!reason && rendererCount === 0)
+        reason = "No Chromium renderer was seen, so none was raised (bench/chromium-priority.ts)";
+      return { applied: !reason, reason, browsers: browserCount, renderers: rendererCount };
     },
   };
 }

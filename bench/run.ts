@@ -39,9 +39,14 @@ async function main(): Promise<void> {
   buildSiteIfStale();
   // From the index's measurement to the last page: every Chromium the bench starts runs above it.
   const chromium = prioritizeChromium();
-  const cpu = await calibrateCpu();
-  const pages = await measurePages(skip, cpu);
-  const others = await measureOthers(skip, cpu);
+  const { cpu, pages, others } = await (async () => {
+    try {
+      const cpu = await calibrateCpu();
+      return { cpu, pages: await measurePages(skip, cpu), others: await measureOthers(skip, cpu) };
+    } finally {
+      chromium.stop();
+    }
+  })();
   const priority = chromium.stop();
   const loadAverageAfter = os.loadavg();
   const results = scriptResults(others);

@@ -6,8 +6,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import {
+  CHROMIUM_EXECUTABLE,
   CHROMIUM_NICE,
   type ChromiumPriority,
   prioritizeChromium,
@@ -81,8 +83,10 @@ describeWithBrowser("Chromium's priority in the bench", () => {
     other?.kill();
   });
 
-  it("raises every renderer's main thread above Chromium's other threads, and leaves the bench's other processes alone", async () => {
+  it("raises every renderer's main thread above Chromium's other threads, again when it is set back, and leaves the bench's other processes alone", async () => {
     const permitted = mayRaise();
+    // This process's own priority, which its other children keep (0 unless run under `nice`).
+    const own = os.getPriority(process.pid);
     priority = prioritizeChromium();
     // A process of the bench's own, as a stack is.
     other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
@@ -93,40 +97,53 @@ describeWithBrowser("Chromium's priority in the bench", () => {
     await page.goto("data:text/html,<title>two</title><p>Another page.");
 
     // Chromium's processes: those under this one that run its executable.
-    const chromium = () => tree(process.pid).filter((process) => /chromium/.test(executableOf(process.pid)));
+    const chromium = () =>
+      tree(process.pid).filter((process) =>
+        CHROMIUM_EXECUTABLE.test(path.basename(executableOf(process.pid))),
+      );
     if (!permitted) {
+      console.warn(
+        "Not permitted to raise a thread here (root or CAP_SYS_NICE): only the refusal is checked.",
+      );
       const report = priority.stop();
       expect(report).toMatchObject({ applied: false, reason: expect.stringMatching(/CAP_SYS_NICE/) });
       return;
     }
-    await eventually(
-      () => {
-        const processes = chromium();
-        const renderers = processes.filter((process) => process.type === "renderer");
-        expect(renderers.length).toBeGreaterThan(0);
-        for (const renderer of renderers)
-          expect(renderer.threads.find((thread) => thread.tid === renderer.pid)?.nice).toBe(
-            RENDERER_MAIN_NICE,
+    const atTheirPriorities = () =>
+      eventually(
+        () => {
+          const processes = chromium();
+          const renderers = processes.filter((process) => process.type === "renderer");
+          expect(renderers.length).toBeGreaterThan(0);
+          for (const renderer of renderers)
+            expect(renderer.threads.find((thread) => thread.tid === renderer.pid)?.nice).toBe(
+              RENDERER_MAIN_NICE,
+            );
+          const others = processes.flatMap((process) =>
+            process.threads.filter((thread) => !(process.type === "renderer" && thread.tid === process.pid)),
           );
-        const others = processes.flatMap((process) =>
-          process.threads.filter((thread) => !(process.type === "renderer" && thread.tid === process.pid)),
-        );
-        expect(others.length).toBeGreaterThan(10);
-        // Below the main thread; most at CHROMIUM_NICE, some as Chromium itself sets them (as root
-        // it gives its compositor and IO threads -8, and some pool workers 0, as their work changes).
-        for (const thread of others) expect(thread.nice).toBeGreaterThan(RENDERER_MAIN_NICE);
-        const raised = others.filter((thread) => thread.nice === CHROMIUM_NICE);
-        expect(raised.length).toBeGreaterThan(others.length / 2);
-        return true;
-      },
-      { what: "Chromium's threads at their priorities" },
-    );
+          expect(others.length).toBeGreaterThan(10);
+          // Below the main thread; most at CHROMIUM_NICE, some as Chromium itself sets them (as root
+          // it gives its compositor and IO threads -8, and some pool workers 0, as their work changes).
+          for (const thread of others) expect(thread.nice).toBeGreaterThan(RENDERER_MAIN_NICE);
+          const raised = others.filter((thread) => thread.nice === CHROMIUM_NICE);
+          expect(raised.length).toBeGreaterThan(others.length / 2);
+          return true;
+        },
+        { what: "Chromium's threads at their priorities" },
+      );
+    await atTheirPriorities();
+    // Set back as Chromium sets it when its page leaves the foreground: raised again.
+    const renderer = chromium().find((process) => process.type === "renderer")!;
+    os.setPriority(renderer.pid, 5);
+    await atTheirPriorities();
     expect(
       new Set(tree(other.pid!).flatMap((process) => process.threads.map((thread) => thread.nice))),
-    ).toEqual(new Set([0]));
-    expect(os.getPriority(process.pid)).toBe(0);
+    ).toEqual(new Set([own]));
+    expect(os.getPriority(process.pid)).toBe(own);
     const report = priority.stop();
-    expect(report).toMatchObject({ applied: true, browsers: 1 });
+    expect(report).toMatchObject({ applied: true });
+    expect(report.browsers).toBeGreaterThanOrEqual(1);
     expect(report.renderers).toBeGreaterThan(0);
   });
 });
