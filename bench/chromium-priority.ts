@@ -70,10 +70,8 @@ const threadsOf = (pid: number): number[] => {
   }
 };
 /** The processes any thread of `pid` started. */
-const childrenOf = (pid: number): number[] =>
-  threadsOf(pid).flatMap((tid) =>
-    read(`/proc/${pid}/task/${tid}/children`).split(" ").filter(Boolean).map(Number),
-  );
+const childrenOf = (pid: number, threads = threadsOf(pid)): number[] =>
+  threads.flatMap((tid) => read(`/proc/${pid}/task/${tid}/children`).split(" ").filter(Boolean).map(Number));
 const executableOf = (pid: number): string => {
   try {
     return path.basename(readlinkSync(`/proc/${pid}/exe`));
@@ -112,11 +110,13 @@ export function prioritizeChromium(everyMs = 5): ChromiumPriority {
   /** Browsers, zygotes (which start the renderers) and live renderers, each while it lives. */
   const browsers = new Set<number>();
   const zygotes = new Set<number>();
-  const renderers = new Set<number>();
+  /** Live renderers, each with the look it was found at. */
+  const renderers = new Map<number, number>();
   /** The threads already given their priority, by process (dropped with the process). */
   const raised = new Map<number, Set<number>>();
   let browserCount = 0;
   let rendererCount = 0;
+  let looks = 0;
   let reason: string | undefined;
 
   /** Whether `pid` still runs Chromium; forgotten everywhere when not (ended, or its pid reused). */
@@ -149,19 +149,20 @@ export function prioritizeChromium(everyMs = 5): ChromiumPriority {
   };
   const addRenderer = (pid: number): void => {
     if (renderers.has(pid)) return;
-    renderers.add(pid);
+    renderers.set(pid, looks);
     rendererCount += 1;
   };
 
-  let looks = 0;
   const look = (): void => {
     looks += 1;
     // Each look: new zygotes and renderers, every renderer's main thread raised again (Chromium
-    // sets it back as its page comes and goes) and its new threads given theirs (a thread the
-    // main thread starts begins at -20). Every 10th: new browsers. Every 50th: each browser's
-    // whole tree again, for processes started by a thread Chromium had set back to 0. Ended
-    // processes are forgotten. Measured once: 8.5 % of a core over 5 s with one browser open
-    // (process.cpuUsage), at nice 0, below Chromium.
+    // sets it back as its page comes and goes) and, while it starts, its new threads given theirs
+    // (a thread the main thread starts begins at -20). Every 10th: new browsers and the older
+    // renderers' new threads. Every 50th: each browser's whole tree again, for processes started
+    // by a thread Chromium had set back to 0 (which also forgets ended browsers). Ended zygotes and renderers are forgotten as they are met. With
+    // one browser open this process used 15 % of a core over 5 s (process.cpuUsage, user and
+    // system; about 3 % of it in JavaScript, the rest the kernel's /proc reads and the wake-ups),
+    // at nice 0, below Chromium.
     if (looks % 10 === 1) {
       for (const child of startedHere()) {
         if (browsers.has(child) || !CHROMIUM_EXECUTABLE.test(executableOf(child))) continue;
@@ -172,31 +173,28 @@ export function prioritizeChromium(everyMs = 5): ChromiumPriority {
     }
     if (looks % 50 === 0) for (const browser of browsers) raiseTree(browser);
     for (const zygote of zygotes) {
-      if (threadsOf(zygote).length === 0) {
+      const threads = threadsOf(zygote);
+      if (threads.length === 0) {
         zygotes.delete(zygote);
         raised.delete(zygote);
         continue;
       }
-      for (const child of childrenOf(zygote)) {
+      for (const child of childrenOf(zygote, threads)) {
         if (renderers.has(child) || zygotes.has(child)) continue;
         const type = typeOf(child);
         if (type === "renderer") addRenderer(child);
         if (type === "zygote") zygotes.add(child);
       }
     }
-    for (const renderer of renderers) {
+    for (const [renderer, found] of renderers) {
       if (!setNice(renderer, RENDERER_MAIN_NICE)) {
         renderers.delete(renderer);
         raised.delete(renderer);
         continue;
       }
-      raiseThreads(renderer);
+      // Its threads: on every look while it starts (its first 20), then every 10th.
+      if (looks - found < 20 || looks % 10 === 0) raiseThreads(renderer);
     }
-    for (const browser of browsers)
-      if (threadsOf(browser).length === 0) {
-        browsers.delete(browser);
-        raised.delete(browser);
-      }
   };
   let timer: NodeJS.Timeout | undefined;
   const guarded = (work: () => void): void => {

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
       chromium.stop();
     }
   })();
+  // Stopped already; a second stop() only reports what was raised.
   const priority = chromium.stop();
   const loadAverageAfter = os.loadavg();
   const results = scriptResults(others);
