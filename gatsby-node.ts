@@ -8,6 +8,7 @@ import type { GatsbyNode } from "gatsby";
 import { indexArchiveSearch, indexForDevelop } from "./build/archive-search";
 import { BuildQueryError } from "./build/build-step";
 import { settleBuiltSite } from "./build/built-site";
+import { BuildDependencyReadsPlugin } from "./build/build-dependency-reads";
 import { productionBundles } from "./build/bundles";
 import { serveCmsAdminPage, writeCmsAdminFor } from "./build/cms-admin";
 import { writeFeedsAndEditions } from "./build/feeds-and-editions";
@@ -53,7 +54,12 @@ export const createResolvers: GatsbyNode["createResolvers"] = ({ createResolvers
   create(effectResolvers);
 };
 
-export const onCreateWebpackConfig = productionBundles;
+// Every stage: webpack's cache finds its build dependencies through the cached file system
+// (build/build-dependency-reads.ts); the production stages: the bundles (build/bundles.ts).
+export const onCreateWebpackConfig: GatsbyNode["onCreateWebpackConfig"] = (args) => {
+  args.actions.setWebpackConfig({ plugins: [new BuildDependencyReadsPlugin()] });
+  productionBundles(args);
+};
 
 const NODE_KEYS = new Set(["id", "parent", "children", "internal"]);
 const SPEC_BY_TYPE = new Map(contentTypes.map((type) => [type.typeName, type]));

@@ -21,7 +21,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { GatsbyNode } from "gatsby";
+import type { CreateWebpackConfigArgs } from "gatsby";
 import { checkBrowserPlugins } from "./browser-plugins";
 import { CompileHintsPlugin } from "./compile-hints";
 import { ReactFirstPlugin } from "./react-first";
@@ -52,12 +52,7 @@ export function browserFilesSalt(publicDir: string): string | null {
 /** The site's list of browser plugins, in place of Gatsby's (build/browser-plugins.ts). */
 const BROWSER_PLUGINS = path.resolve("src/loading/browser-plugins.js");
 
-export const productionBundles: GatsbyNode["onCreateWebpackConfig"] = ({
-  stage,
-  getConfig,
-  actions,
-  plugins,
-}) => {
+export const productionBundles = ({ stage, getConfig, actions, plugins }: CreateWebpackConfigArgs): void => {
   if (stage === "build-html") {
     // Gatsby builds the browser's bundles first; their stats are in public/ by now.
     // (`setWebpackConfig` drops `output`: the whole configuration is replaced.)
