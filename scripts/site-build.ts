@@ -28,6 +28,7 @@ import {
   PUBLICATION_RECORD,
   type PublicationRecord,
 } from "../src/effects/effects";
+import { processAlive } from "./process-alive";
 
 /**
  * What the build reads: the site's sources, and the modules gatsby-node.ts and gatsby-config.ts
@@ -253,15 +254,6 @@ export const BUILD_LOCK = ".site-build.lock";
 const LOCK_WAIT_MS = 30 * 60_000;
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-const processAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
 
 /** What the lock file says (a process id, or nothing yet), or null when there is none. */
 function lockHolder(lock: string): string | null {

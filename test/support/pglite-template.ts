@@ -15,11 +15,13 @@ import {
   rmSync,
   statfsSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import { freemem, tmpdir } from "node:os";
 import path from "node:path";
 import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
+import { processAlive } from "../../scripts/process-alive.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -73,19 +75,66 @@ function removeOldTemplates(current: string): void {
   }
 }
 
-/**
- * A migrated, empty PGlite folder, made once per schema version and copied for each stack:
- * creating a PGlite database takes seconds, copying one a few milliseconds. The version includes
- * the runner's modules, which decide how the folder records its migrations.
- */
-async function pgliteTemplate(): Promise<string> {
+/** The template's folder for the current schema: its name holds the version. */
+function templateFolder(): string {
   const hash = createHash("sha256");
   for (const name of readdirSync(MIGRATIONS_DIR).sort())
     hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
   for (const runner of ["migrations.ts", "migration-record.ts", "sql-statements.ts"])
     hash.update(readFileSync(path.join(ROOT, "server", runner)));
-  const template = path.join(DATA_FOLDERS, `${TEMPLATE_PREFIX}${hash.digest("hex").slice(0, 16)}`);
-  if (existsSync(template)) return template;
+  return path.join(DATA_FOLDERS, `${TEMPLATE_PREFIX}${hash.digest("hex").slice(0, 16)}`);
+}
+
+/** How long a process waits for another's build before it builds its own. */
+const BUILD_WAIT_MS = 120_000;
+
+/**
+ * Makes the folder `target` with `build` unless it exists, one process at a time: the others wait
+ * for it. The builder holds a lock file beside it (its process id); a lock whose process has gone,
+ * or that is held for two minutes, is taken over. `build` makes the folder whole or not at all.
+ */
+export async function buildOnce(target: string, build: (target: string) => Promise<void>): Promise<void> {
+  const lock = `${target}.lock`;
+  const started = Date.now();
+  while (!existsSync(target)) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      let holder = 0;
+      try {
+        holder = Number(readFileSync(lock, "utf8"));
+      } catch {
+        continue; // Released meanwhile.
+      }
+      // A lock found empty is being written; one whose process is gone was left by a killed run.
+      if ((holder > 0 && !processAlive(holder)) || Date.now() - started > BUILD_WAIT_MS)
+        rmSync(lock, { force: true });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
+    }
+    try {
+      if (!existsSync(target)) await build(target);
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+}
+
+/**
+ * A migrated, empty PGlite folder, made once per schema version and copied for each stack:
+ * creating a PGlite database takes seconds (about 4.5 s of CPU), copying one a few milliseconds.
+ * The version includes the runner's modules, which decide how the folder records its migrations.
+ * A run's first files start together, one per Jest worker: one builds it and the others wait
+ * (each used to build its own and keep the first, two builds of three wasted).
+ */
+async function pgliteTemplate(): Promise<string> {
+  const template = templateFolder();
+  await buildOnce(template, buildTemplate);
+  return template;
+}
+
+async function buildTemplate(template: string): Promise<void> {
   removeOldTemplates(template);
   const building = mkdtempSync(`${template}-building-`);
   const db = await createPgliteExecutor(building);
@@ -97,11 +146,10 @@ async function pgliteTemplate(): Promise<string> {
   try {
     renameSync(building, template);
   } catch (error) {
-    // Another test file made it first: theirs is as good as ours.
+    // Another run made it first (one whose lock this process took over): theirs is as good as ours.
     rmSync(building, { recursive: true, force: true });
     if (!existsSync(template)) throw error;
   }
-  return template;
 }
 
 /** Puts an empty, migrated PGlite database into the data folder `dataDir`. */
