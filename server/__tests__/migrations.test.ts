@@ -16,6 +16,7 @@ import { sha256Hex } from "../../supabase/functions/_shared/hosts.ts";
 import { run as subscribers } from "../../scripts/subscribers.ts";
 import { createTestDatabase, type TestDatabase, testPostgresUrl } from "../../test/support/databases.ts";
 import { fixtureEdition, publishEdition, seedConfirmed } from "../../test/support/effect-fixtures.ts";
+import { copyEmptyPglite, DATA_FOLDERS } from "../../test/support/pglite-template.ts";
 import { readOutbox, recipients } from "../../test/support/outbox.ts";
 import { ROOT } from "../../test/support/stack.ts";
 import { layCliProject, supabaseOnDatabase } from "../../test/support/supabase-cli.ts";
@@ -68,14 +69,18 @@ async function migrateTheOldWay(db: SqlExecutor, dir: string): Promise<void> {
 describe("on PGlite", () => {
   let db: SqlExecutor;
   let dir: string;
+  let cluster: string;
   const write = (name: string, sql: string) => writeFileSync(path.join(dir, name), sql);
 
-  // One PGlite for the tests (starting one takes seconds), emptied before each.
+  // One PGlite for the tests, a copy of a new cluster (creating one takes seconds), emptied before each.
   beforeAll(async () => {
-    db = await createPgliteExecutor();
+    cluster = mkdtempSync(path.join(DATA_FOLDERS, "migrations-pglite-"));
+    await copyEmptyPglite(path.join(cluster, "pglite"));
+    db = await createPgliteExecutor(path.join(cluster, "pglite"));
   });
   afterAll(async () => {
     await db.close();
+    rmSync(cluster, { recursive: true, force: true });
   });
   beforeEach(async () => {
     await emptyDatabase(db);
@@ -188,6 +193,7 @@ describe("on PGlite", () => {
     it("keeps a local data folder from before working for the commands", async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), "migrations-data-"));
       try {
+        await copyEmptyPglite(path.join(dataDir, "pglite"));
         const old = await createPgliteExecutor(path.join(dataDir, "pglite"));
         await migrateTheOldWay(old, MIGRATIONS_DIR);
         await seedConfirmed(old, 2);

@@ -62,10 +62,10 @@ const TEMPLATE_PREFIX = "newsletter-pglite-template-";
 const TEMPLATE_KEPT_MS = 7 * 24 * 3600 * 1000;
 
 /** Removes the week-old templates of other versions from DATA_FOLDERS (in memory, they hold RAM). */
-function removeOldTemplates(current: string): void {
+function removeOldTemplates(current: string[]): void {
   for (const name of readdirSync(DATA_FOLDERS)) {
     const folder = path.join(DATA_FOLDERS, name);
-    if (!name.startsWith(TEMPLATE_PREFIX) || folder === current) continue;
+    if (!name.startsWith(TEMPLATE_PREFIX) || current.includes(folder)) continue;
     try {
       if (Date.now() - statSync(folder).mtimeMs > TEMPLATE_KEPT_MS)
         rmSync(folder, { recursive: true, force: true });
@@ -75,15 +75,33 @@ function removeOldTemplates(current: string): void {
   }
 }
 
-/** The template's folder for the current schema: its name holds the version. */
-function templateFolder(): string {
-  const hash = createHash("sha256");
-  for (const name of readdirSync(MIGRATIONS_DIR).sort())
-    hash.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name)));
-  for (const runner of ["migrations.ts", "migration-record.ts", "sql-statements.ts"])
-    hash.update(readFileSync(path.join(ROOT, "server", runner)));
-  return path.join(DATA_FOLDERS, `${TEMPLATE_PREFIX}${hash.digest("hex").slice(0, 16)}`);
+/** A digest of `name` and of the project's files named. */
+function digest(name: string, files: string[]): string {
+  const hash = createHash("sha256").update(name);
+  for (const file of files) hash.update(file).update(readFileSync(path.join(ROOT, file)));
+  return hash.digest("hex").slice(0, 16);
 }
+
+/** The new cluster's folder: its name holds PGlite's version and how the project opens it. */
+const emptyFolder = (): string =>
+  path.join(
+    DATA_FOLDERS,
+    `${TEMPLATE_PREFIX}empty-${digest("", ["node_modules/@electric-sql/pglite/package.json", "server/pglite-executor.ts"])}`,
+  );
+
+/**
+ * The migrated template's folder: its name holds the new cluster's, the migrations and the
+ * runner's modules, which decide how the folder records its migrations.
+ */
+const templateFolder = (): string => {
+  const migrations = readdirSync(MIGRATIONS_DIR)
+    .sort()
+    .map((name) => path.relative(ROOT, path.join(MIGRATIONS_DIR, name)));
+  const runner = ["migrations.ts", "migration-record.ts", "sql-statements.ts"].map(
+    (name) => `server/${name}`,
+  );
+  return path.join(DATA_FOLDERS, `${TEMPLATE_PREFIX}${digest(emptyFolder(), [...migrations, ...runner])}`);
+};
 
 /** How long a process waits for another's build before it builds its own. */
 const BUILD_WAIT_MS = 120_000;
@@ -122,37 +140,63 @@ export async function buildOnce(target: string, build: (target: string) => Promi
 }
 
 /**
- * A migrated, empty PGlite folder, made once per schema version and copied for each stack:
- * creating a PGlite database takes seconds (about 4.5 s of CPU), copying one a few milliseconds.
- * The version includes the runner's modules, which decide how the folder records its migrations.
- * A run's first files start together, one per Jest worker: one builds it and the others wait
- * (each used to build its own and keep the first, two builds of three wasted).
+ * A new PGlite cluster, never opened by a test (each gets a copy): creating one (PostgreSQL's
+ * initdb) takes about 4.5 s of CPU, copying it a few milliseconds. For the migrated template and
+ * for the tests of migrating a database from nothing (server/__tests__/migrations.test.ts).
+ */
+async function emptyPglite(): Promise<string> {
+  const folder = emptyFolder();
+  await buildOnce(folder, (target) =>
+    intoPlace(target, async (building) => {
+      await (await createPgliteExecutor(building)).close();
+    }),
+  );
+  return folder;
+}
+
+/**
+ * A migrated, empty PGlite folder, made once per schema version and copied for each stack. The
+ * version includes the runner's modules, which decide how the folder records its migrations. A
+ * run's first files start together, one per Jest worker: one builds it and the others wait (each
+ * used to build its own and keep the first, two builds of three wasted).
  */
 async function pgliteTemplate(): Promise<string> {
   const template = templateFolder();
-  await buildOnce(template, buildTemplate);
+  await buildOnce(template, async (target) => {
+    const empty = await emptyPglite();
+    removeOldTemplates([target, empty]);
+    await intoPlace(target, async (building) => {
+      cpSync(empty, building, { recursive: true });
+      const db = await createPgliteExecutor(building);
+      try {
+        await migrate(db);
+      } finally {
+        await db.close();
+      }
+    });
+  });
   return template;
 }
 
-async function buildTemplate(template: string): Promise<void> {
-  removeOldTemplates(template);
-  const building = mkdtempSync(`${template}-building-`);
-  const db = await createPgliteExecutor(building);
+/** Makes the folder `target` with `make`, in a folder beside it renamed into place when whole. */
+async function intoPlace(target: string, make: (building: string) => Promise<void>): Promise<void> {
+  const building = mkdtempSync(`${target}-building-`);
   try {
-    await migrate(db);
-  } finally {
-    await db.close();
-  }
-  try {
-    renameSync(building, template);
+    await make(building);
+    renameSync(building, target);
   } catch (error) {
-    // Another run made it first (one whose lock this process took over): theirs is as good as ours.
     rmSync(building, { recursive: true, force: true });
-    if (!existsSync(template)) throw error;
+    // Another run made it first (one whose lock this process took over): theirs is as good as ours.
+    if (!existsSync(target)) throw error;
   }
 }
 
 /** Puts an empty, migrated PGlite database into the data folder `dataDir`. */
 export async function copyMigratedPglite(dataDir: string): Promise<void> {
   cpSync(await pgliteTemplate(), path.join(dataDir, "pglite"), { recursive: true });
+}
+
+/** Puts a new PGlite cluster, with no migration applied, at `folder`. */
+export async function copyEmptyPglite(folder: string): Promise<void> {
+  cpSync(await emptyPglite(), folder, { recursive: true });
 }
