@@ -50,7 +50,13 @@ export class BuildDependencyReadsPlugin {
     for (const name of CACHED_READS) {
       const read = cached[name];
       const direct = disk[name];
-      if (typeof read !== "function" || typeof direct !== "function") continue;
+      if (typeof read !== "function") continue;
+      // Node's file system has no readJson (the resolver parses package.json files with it when
+      // there is one); the cache's own files are not JSON.
+      if (typeof direct !== "function") {
+        fileSystem[name] = (...args) => read.call(cached, ...args);
+        continue;
+      }
       fileSystem[name] = (file, ...rest) =>
         ownFile(file) ? direct.call(disk, file, ...rest) : read.call(cached, file, ...rest);
     }

@@ -29,7 +29,24 @@ const compiler = webpack({
   cache: { type: "filesystem", cacheLocation: path.join(dir, "cache", "stage-test"), buildDependencies: {} },
   plugins: [new BuildDependencyReadsPlugin()],
 });
-compiler.run((error, stats) => {
+if (process.argv[3] === "reads") {
+  // A file outside the cache's folder and one inside, each read, rewritten longer, read again.
+  const fs = require("node:fs");
+  const own = path.join(dir, "cache", "stage-test");
+  fs.mkdirSync(own, { recursive: true });
+  const sizes = {};
+  let left = 2;
+  for (const [where, file] of [["outside", path.join(dir, "outside.txt")], ["inside", path.join(own, "inside.pack")]]) {
+    fs.writeFileSync(file, "a");
+    compiler.intermediateFileSystem.stat(file, (error1, first) => {
+      fs.writeFileSync(file, "abc");
+      compiler.intermediateFileSystem.stat(file, (error2, second) => {
+        sizes[where] = [first.size, second.size];
+        if (--left === 0) console.log(JSON.stringify(sizes));
+      });
+    });
+  }
+} else compiler.run((error, stats) => {
   if (error || !stats || stats.hasErrors()) throw error ?? new Error(stats?.toString());
   const built = stats.toJson({ modules: true }).modules.filter((m) => m.built).map((m) => m.name);
   compiler.close((closeError) => {
@@ -56,13 +73,20 @@ describe("webpack's cache, its build dependencies read through the cached file s
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const compile = (): { said: string; built: string[] } =>
+  const run = (folder: string, ...args: string[]) =>
     JSON.parse(
-      execFileSync(process.execPath, typeScript(path.join(dir, "compile.ts"), dir), {
+      execFileSync(process.execPath, typeScript(path.join(dir, "compile.ts"), folder, ...args), {
         cwd: ROOT,
         encoding: "utf8",
       }),
     );
+  const compile = (): { said: string; built: string[] } => run(dir);
+
+  it("reads through the cached file system outside the cache's folder, and from the disk inside it", () => {
+    // Outside: the size first read, as webpack's own module resolution sees it for its cache's time.
+    const folder = mkdtempSync(path.join(dir, "reads-"));
+    expect(run(folder, "reads")).toEqual({ outside: [1, 1], inside: [1, 3] });
+  });
 
   it("is reused when nothing changed, and discarded when a file the loader requires changed", () => {
     expect(compile()).toEqual({ said: "helper-v1", built: expect.arrayContaining(["./data.txt"]) });

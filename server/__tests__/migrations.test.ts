@@ -79,8 +79,11 @@ describe("on PGlite", () => {
     db = await createPgliteExecutor(path.join(cluster, "pglite"));
   });
   afterAll(async () => {
-    await db.close();
-    rmSync(cluster, { recursive: true, force: true });
+    try {
+      await db?.close();
+    } finally {
+      if (cluster) rmSync(cluster, { recursive: true, force: true });
+    }
   });
   beforeEach(async () => {
     await emptyDatabase(db);

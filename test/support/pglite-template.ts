@@ -97,44 +97,54 @@ const templateFolder = (): string => {
   const migrations = readdirSync(MIGRATIONS_DIR)
     .sort()
     .map((name) => path.relative(ROOT, path.join(MIGRATIONS_DIR, name)));
-  const runner = ["migrations.ts", "migration-record.ts", "sql-statements.ts"].map(
+  const runner = ["migrations.ts", "migration-record.ts", "old-migration-record.ts", "sql-statements.ts"].map(
     (name) => `server/${name}`,
   );
   return path.join(DATA_FOLDERS, `${TEMPLATE_PREFIX}${digest(emptyFolder(), [...migrations, ...runner])}`);
 };
 
-/** How long a process waits for another's build before it builds its own. */
-const BUILD_WAIT_MS = 120_000;
+/** How old a lock may be before another process takes it over: a build takes seconds. */
+const LOCK_KEPT_MS = 120_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Makes the folder `target` with `build` unless it exists, one process at a time: the others wait
  * for it. The builder holds a lock file beside it (its process id); a lock whose process has gone,
- * or that is held for two minutes, is taken over. `build` makes the folder whole or not at all.
+ * or that is older than two minutes, is taken over. `build` makes the folder whole or not at all,
+ * so the rare second build a takeover allows changes nothing.
  */
 export async function buildOnce(target: string, build: (target: string) => Promise<void>): Promise<void> {
   const lock = `${target}.lock`;
-  const started = Date.now();
+  const mine = String(process.pid);
   while (!existsSync(target)) {
     try {
-      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      writeFileSync(lock, mine, { flag: "wx" });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      let holder = 0;
+      let holder: number;
+      let age: number;
       try {
         holder = Number(readFileSync(lock, "utf8"));
-      } catch {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch (readError) {
+        if ((readError as NodeJS.ErrnoException).code !== "ENOENT") throw readError;
         continue; // Released meanwhile.
       }
       // A lock found empty is being written; one whose process is gone was left by a killed run.
-      if ((holder > 0 && !processAlive(holder)) || Date.now() - started > BUILD_WAIT_MS)
-        rmSync(lock, { force: true });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if ((holder > 0 && !processAlive(holder)) || age > LOCK_KEPT_MS) rmSync(lock, { force: true });
+      await sleep(100);
       continue;
     }
     try {
       if (!existsSync(target)) await build(target);
     } finally {
-      rmSync(lock, { force: true });
+      // Unless another process took it over meanwhile.
+      try {
+        if (readFileSync(lock, "utf8") === mine) rmSync(lock, { force: true });
+      } catch {
+        // Already gone.
+      }
     }
   }
 }

@@ -4,10 +4,13 @@
  * died does not stop the next.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildOnce } from "../pglite-template";
+
+/** Each case well inside the two minutes after which any lock is taken over. */
+const CASE_MS = 10_000;
 
 describe("a folder built once", () => {
   let dir: string;
@@ -22,35 +25,61 @@ describe("a folder built once", () => {
     mkdirSync(target);
   };
 
-  it("is built by one of several callers at once; the others wait for it", async () => {
-    const target = path.join(dir, "template");
-    const builds: string[] = [];
-    await Promise.all([1, 2, 3].map(() => buildOnce(target, slowBuild(builds))));
-    expect(builds).toEqual([target]);
-    expect(existsSync(target)).toBe(true);
-    expect(existsSync(`${target}.lock`)).toBe(false);
-    await buildOnce(target, slowBuild(builds));
-    expect(builds).toHaveLength(1);
-  });
+  it(
+    "is built by one of several callers at once; the others wait for it",
+    async () => {
+      const target = path.join(dir, "template");
+      const builds: string[] = [];
+      await Promise.all([1, 2, 3].map(() => buildOnce(target, slowBuild(builds))));
+      expect(builds).toEqual([target]);
+      expect(existsSync(target)).toBe(true);
+      expect(existsSync(`${target}.lock`)).toBe(false);
+      await buildOnce(target, slowBuild(builds));
+      expect(builds).toHaveLength(1);
+    },
+    CASE_MS,
+  );
 
-  it("is built when the lock names a process that has ended", async () => {
-    const target = path.join(dir, "template");
-    const ended = spawnSync(process.execPath, ["-e", "0"]).pid;
-    writeFileSync(`${target}.lock`, String(ended));
-    const builds: string[] = [];
-    await buildOnce(target, slowBuild(builds));
-    expect(builds).toEqual([target]);
-  });
+  it(
+    "is built when the lock names a process that has ended",
+    async () => {
+      const target = path.join(dir, "template");
+      const ended = spawnSync(process.execPath, ["-e", "0"]).pid;
+      writeFileSync(`${target}.lock`, String(ended));
+      const builds: string[] = [];
+      await buildOnce(target, slowBuild(builds));
+      expect(builds).toEqual([target]);
+    },
+    CASE_MS,
+  );
 
-  it("leaves no lock when the build fails, so the next caller builds", async () => {
-    const target = path.join(dir, "template");
-    await expect(
-      buildOnce(target, async () => {
-        throw new Error("PGlite could not start");
-      }),
-    ).rejects.toThrow("PGlite could not start");
-    const builds: string[] = [];
-    await buildOnce(target, slowBuild(builds));
-    expect(builds).toEqual([target]);
-  });
+  it(
+    "is built when a running process has held the lock for more than two minutes",
+    async () => {
+      const target = path.join(dir, "template");
+      writeFileSync(`${target}.lock`, String(process.pid));
+      const threeMinutesAgo = new Date(Date.now() - 3 * 60_000);
+      utimesSync(`${target}.lock`, threeMinutesAgo, threeMinutesAgo);
+      const builds: string[] = [];
+      await buildOnce(target, slowBuild(builds));
+      expect(builds).toEqual([target]);
+    },
+    CASE_MS,
+  );
+
+  it(
+    "leaves no lock when the build fails, so the next caller builds",
+    async () => {
+      const target = path.join(dir, "template");
+      await expect(
+        buildOnce(target, async () => {
+          throw new Error("PGlite could not start");
+        }),
+      ).rejects.toThrow("PGlite could not start");
+      const builds: string[] = [];
+      await buildOnce(target, slowBuild(builds));
+      expect(builds).toEqual([target]);
+    },
+    CASE_MS,
+  );
 });
