@@ -40,30 +40,26 @@ describe("a folder built once", () => {
     CASE_MS,
   );
 
+  /** A lock file left as `lock` says (its holder's pid, and how old it is): the next caller builds. */
+  const builtDespite = async (lock: { pid: number; ageMs: number }) => {
+    const target = path.join(dir, "template");
+    writeFileSync(`${target}.lock`, String(lock.pid));
+    const then = new Date(Date.now() - lock.ageMs);
+    utimesSync(`${target}.lock`, then, then);
+    const builds: string[] = [];
+    await buildOnce(target, slowBuild(builds));
+    expect(builds).toEqual([target]);
+  };
+
   it(
     "is built when the lock names a process that has ended",
-    async () => {
-      const target = path.join(dir, "template");
-      const ended = spawnSync(process.execPath, ["-e", "0"]).pid;
-      writeFileSync(`${target}.lock`, String(ended));
-      const builds: string[] = [];
-      await buildOnce(target, slowBuild(builds));
-      expect(builds).toEqual([target]);
-    },
+    () => builtDespite({ pid: spawnSync(process.execPath, ["-e", "0"]).pid, ageMs: 0 }),
     CASE_MS,
   );
 
   it(
     "is built when a running process has held the lock for more than two minutes",
-    async () => {
-      const target = path.join(dir, "template");
-      writeFileSync(`${target}.lock`, String(process.pid));
-      const threeMinutesAgo = new Date(Date.now() - 3 * 60_000);
-      utimesSync(`${target}.lock`, threeMinutesAgo, threeMinutesAgo);
-      const builds: string[] = [];
-      await buildOnce(target, slowBuild(builds));
-      expect(builds).toEqual([target]);
-    },
+    () => builtDespite({ pid: process.pid, ageMs: 3 * 60_000 }),
     CASE_MS,
   );
 
