@@ -159,10 +159,10 @@ export function prioritizeChromium(everyMs = 5): ChromiumPriority {
     // sets it back as its page comes and goes) and, while it starts, its new threads given theirs
     // (a thread the main thread starts begins at -20). Every 10th: new browsers and the older
     // renderers' new threads. Every 50th: each browser's whole tree again, for processes started
-    // by a thread Chromium had set back to 0 (which also forgets ended browsers). Ended zygotes and renderers are forgotten as they are met. With
-    // one browser open this process used 15 % of a core over 5 s (process.cpuUsage, user and
-    // system; about 3 % of it in JavaScript, the rest the kernel's /proc reads and the wake-ups),
-    // at nice 0, below Chromium.
+    // by a thread Chromium had set back to 0 (which also forgets ended browsers). Ended zygotes
+    // and renderers are forgotten as they are met. With one browser open this process used 15 %
+    // of a core over 5 s (process.cpuUsage, user and system; about 3 % of it in JavaScript, the
+    // rest the kernel's /proc reads and the wake-ups), at nice 0, below Chromium.
     if (looks % 10 === 1) {
       for (const child of startedHere()) {
         if (browsers.has(child) || !CHROMIUM_EXECUTABLE.test(executableOf(child))) continue;

@@ -28,7 +28,7 @@ import {
   PUBLICATION_RECORD,
   type PublicationRecord,
 } from "../src/effects/effects";
-import { processAlive } from "./process-alive";
+import { releaseLock, tryLock } from "./lock-file";
 
 /**
  * What the build reads: the site's sources, and the modules gatsby-node.ts and gatsby-config.ts
@@ -255,41 +255,19 @@ const LOCK_WAIT_MS = 30 * 60_000;
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** What the lock file says (a process id, or nothing yet), or null when there is none. */
-function lockHolder(lock: string): string | null {
-  try {
-    return readFileSync(lock, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
 /**
  * Takes the project's build lock, waiting while a running process holds it; returns its release.
- * A lock whose process is gone (a killed build) is taken over. The file is made and written in one
- * call, so one found empty is being written: it counts as held for a few seconds.
+ * A lock whose process is gone (a killed build) is taken over (scripts/lock-file.ts).
  */
 export function holdBuildLock(root: string, waitMs = LOCK_WAIT_MS): () => void {
   const lock = path.join(root, BUILD_LOCK);
   const started = Date.now();
   let said = false;
   for (;;) {
-    try {
-      writeFileSync(lock, String(process.pid), { flag: "wx" });
-      return () => rmSync(lock, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const text = lockHolder(lock);
-    if (text === null) continue; // Released meanwhile.
-    const holder = Number(text);
+    const state = tryLock(lock);
+    if (state.taken) return () => releaseLock(lock);
+    const { holder } = state;
     const waited = Date.now() - started;
-    if (Number.isInteger(holder) && holder > 0 ? !processAlive(holder) : waited > 5_000) {
-      // Unless another waiter took it over just now.
-      if (lockHolder(lock) === text) rmSync(lock, { force: true });
-      continue;
-    }
     if (waited > waitMs)
       throw new Error(
         `Another build of the site (process ${holder || "unknown"}) has held ${BUILD_LOCK} for ${Math.round(waitMs / 60_000)} minutes. If no build runs, delete that file.`,

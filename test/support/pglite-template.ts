@@ -15,13 +15,12 @@ import {
   rmSync,
   statfsSync,
   statSync,
-  writeFileSync,
 } from "node:fs";
 import { freemem, tmpdir } from "node:os";
 import path from "node:path";
 import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
-import { processAlive } from "../../scripts/process-alive.ts";
+import { releaseLock, tryLock } from "../../scripts/lock-file.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -82,18 +81,25 @@ function digest(name: string, files: string[]): string {
   return hash.digest("hex").slice(0, 16);
 }
 
+/** Once a process: what a name is made of does not change during a run. */
+const once = <T>(make: () => T): (() => T) => {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+};
+
 /** The new cluster's folder: its name holds PGlite's version and how the project opens it. */
-const emptyFolder = (): string =>
+const emptyFolder = once((): string =>
   path.join(
     DATA_FOLDERS,
     `${TEMPLATE_PREFIX}empty-${digest("", ["node_modules/@electric-sql/pglite/package.json", "server/pglite-executor.ts"])}`,
-  );
+  ),
+);
 
 /**
  * The migrated template's folder: its name holds the new cluster's, the migrations and the
  * runner's modules, which decide how the folder records its migrations.
  */
-const templateFolder = (): string => {
+const templateFolder = once((): string => {
   const migrations = readdirSync(MIGRATIONS_DIR)
     .sort()
     .map((name) => path.relative(ROOT, path.join(MIGRATIONS_DIR, name)));
@@ -101,50 +107,28 @@ const templateFolder = (): string => {
     (name) => `server/${name}`,
   );
   return path.join(DATA_FOLDERS, `${TEMPLATE_PREFIX}${digest(emptyFolder(), [...migrations, ...runner])}`);
-};
+});
 
 /** How old a lock may be before another process takes it over: a build takes seconds. */
 const LOCK_KEPT_MS = 120_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Makes the folder `target` with `build` unless it exists, one process at a time: the others wait
- * for it. The builder holds a lock file beside it (its process id); a lock whose process has gone,
- * or that is older than two minutes, is taken over. `build` makes the folder whole or not at all,
- * so the rare second build a takeover allows changes nothing.
+ * for it. The builder holds a lock file beside it (scripts/lock-file.ts); one whose process has
+ * gone, or older than two minutes, is taken over. `build` makes the folder whole or not at all, so
+ * the rare second build a takeover allows changes nothing.
  */
 export async function buildOnce(target: string, build: (target: string) => Promise<void>): Promise<void> {
   const lock = `${target}.lock`;
-  const mine = String(process.pid);
   while (!existsSync(target)) {
-    try {
-      writeFileSync(lock, mine, { flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      let holder: number;
-      let age: number;
-      try {
-        holder = Number(readFileSync(lock, "utf8"));
-        age = Date.now() - statSync(lock).mtimeMs;
-      } catch (readError) {
-        if ((readError as NodeJS.ErrnoException).code !== "ENOENT") throw readError;
-        continue; // Released meanwhile.
-      }
-      // A lock found empty is being written; one whose process is gone was left by a killed run.
-      if ((holder > 0 && !processAlive(holder)) || age > LOCK_KEPT_MS) rmSync(lock, { force: true });
-      await sleep(100);
+    if (!tryLock(lock, { maxAgeMs: LOCK_KEPT_MS }).taken) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
       continue;
     }
     try {
       if (!existsSync(target)) await build(target);
     } finally {
-      // Unless another process took it over meanwhile.
-      try {
-        if (readFileSync(lock, "utf8") === mine) rmSync(lock, { force: true });
-      } catch {
-        // Already gone.
-      }
+      releaseLock(lock);
     }
   }
 }
