@@ -31,8 +31,20 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ["**/*.{ts,tsx}"],
-    plugins: { react, "react-hooks": reactHooks, "jsx-a11y": jsxA11y },
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // React's rules where React is: the site's code and Gatsby's browser and SSR files. Elsewhere
+    // (the functions, the stack, the commands, the tests' Node side) they found nothing and cost a
+    // tenth of the lint's CPU (16.1 s against 14.5).
+    files: ["src/**/*.{ts,tsx}", "*.tsx"],
+    plugins: { react, "react-hooks": reactHooks, "jsx-a11y": jsxA11y },
     settings: { react: { version: "detect" } },
     rules: {
       ...react.configs.recommended.rules,
@@ -40,10 +52,6 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.configs.recommended.rules,
       "react/prop-types": "off",
-      "@typescript-eslint/no-unused-vars": [
-        "error",
-        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
-      ],
     },
   },
   {
