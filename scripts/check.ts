@@ -5,7 +5,7 @@
  * and time, so two checks' lines never interleave; the command fails when any check fails, after
  * all have run, naming each that failed.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 
@@ -31,10 +31,15 @@ interface Outcome {
   output: string;
 }
 
+/** The checks running now: a signal that stops this process stops them (npm passes it on). */
+const running = new Set<ChildProcess>();
+
 function runCheck(name: string): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn("npm", ["run", "--silent", name], { cwd: ROOT, env: process.env });
+    running.add(child);
+    child.on("close", () => running.delete(child));
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -46,6 +51,11 @@ function runCheck(name: string): Promise<Outcome> {
 }
 
 async function main(): Promise<void> {
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.on(signal, () => {
+      for (const child of running) child.kill(signal);
+      process.exit(1);
+    });
   const queue = [...CHECKS];
   const failed: string[] = [];
   const started = performance.now();

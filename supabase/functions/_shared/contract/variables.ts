@@ -692,6 +692,13 @@ export const VARIABLES = [
     number: { min: 1, max: 1_000_000, integer: true },
   },
   {
+    name: "NODE_OPTIONS",
+    group: "Tests and benchmarks",
+    readers: ["tests"],
+    description:
+      "Node's own options; `npm test` (scripts/run-tests.ts) adds `--experimental-vm-modules` for Jest, whose PGlite loads its WebAssembly with a dynamic import.",
+  },
+  {
     name: "JEST_TIMES_FILE",
     group: "Tests and benchmarks",
     readers: ["tests"],

@@ -1,12 +1,12 @@
 /**
- * `npm test`'s runner (scripts/test.ts) with real processes in place of the checks and Jest: the
+ * `npm test`'s runner (scripts/run-tests.ts) with real processes in place of the checks and Jest: the
  * checks, and what they start, run at the lowest priority while the tests keep theirs; the checks'
  * output is printed once, whole; the command fails when either side fails, and waits for both.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import path from "node:path";
-import { checkBesideTests, type Command } from "../test.ts";
+import { checkBesideTests, type Command } from "../run-tests.ts";
 
 let dir: string;
 let printed: string[];

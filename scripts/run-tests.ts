@@ -3,13 +3,16 @@
  * side. The checks run at the lowest CPU priority, which the processes they start inherit, so they
  * take a core only while Jest leaves it idle: on 2 cores Jest keeps them 94 % busy, and the idle
  * rest holds about what the checks cost (45 s against 48 s of CPU), where Jest used to wait 25 s
- * for them first. The checks' lines are printed together, amid Jest's, when the last check ends;
+ * for them first. The checks stay in `npm test`'s session: Linux shares the CPU fairly between
+ * sessions first (autogroups), so in a session of their own their low priority would count only
+ * among themselves, and they took half of it from Jest. The checks' lines are printed together, amid Jest's, when the last check ends;
  * the command fails when either fails. Its arguments go to Jest:
- * `npm test -- scripts/__tests__/test-command.test.ts`.
+ * `npm test -- scripts/__tests__/run-tests.test.ts`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { setPriority } from "node:os";
 import path from "node:path";
+import { readVariable } from "../supabase/functions/_shared/contract/variables.ts";
 
 const ROOT = path.resolve(__dirname, "..");
 
@@ -42,8 +45,6 @@ export async function checkBesideTests(check: Command, tests: Command, cwd = ROO
   const checking = spawn(check.command, check.args, {
     cwd,
     env: check.env ?? process.env,
-    // Its own process group, so a signal to `npm test` stops the checks it started too.
-    detached: true,
   });
   // Before its first line runs: a child and the processes it starts inherit the priority.
   if (checking.pid !== undefined) setPriority(checking.pid, LOWEST_PRIORITY);
@@ -56,13 +57,11 @@ export async function checkBesideTests(check: Command, tests: Command, cwd = ROO
   });
 
   const testing = spawn(tests.command, tests.args, { cwd, env: tests.env ?? process.env, stdio: "inherit" });
+  // Ctrl-C reaches every process of the terminal's group; a signal sent to this one alone is passed
+  // on (scripts/check.ts stops the checks it runs).
   const stop = (signal: NodeJS.Signals) => {
     testing.kill(signal);
-    try {
-      process.kill(-(checking.pid as number), signal);
-    } catch {
-      // The checks have ended.
-    }
+    checking.kill(signal);
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
@@ -76,7 +75,9 @@ export async function checkBesideTests(check: Command, tests: Command, cwd = ROO
 
 async function main(): Promise<void> {
   // PGlite loads its WebAssembly with a dynamic import: Jest's ESM support must be on.
-  const nodeOptions = [process.env.NODE_OPTIONS, "--experimental-vm-modules"].filter(Boolean).join(" ");
+  const nodeOptions = [readVariable(process.env, "NODE_OPTIONS"), "--experimental-vm-modules"]
+    .filter(Boolean)
+    .join(" ");
   process.exitCode = await checkBesideTests(
     { command: process.execPath, args: ["--import", "tsx", "scripts/check.ts"] },
     {
