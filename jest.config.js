@@ -46,7 +46,7 @@ module.exports = {
         "<rootDir>/.node",
         "<rootDir>/.test-site",
         "<rootDir>/.cms-develop",
-        "<rootDir>/.start-copy",
+        "<rootDir>/.test-project",
         "<rootDir>/.public-aside",
       ],
       transformIgnorePatterns: ["node_modules/(?!(gatsby|gatsby-script|gatsby-link)/)"],

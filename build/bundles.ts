@@ -40,7 +40,7 @@ import { ReactFirstPlugin } from "./react-first";
  * `gatsby build` said "There are no new or changed html files to build": every page kept the last
  * build's styles, for `npm run build` with a kept `.cache/` as for a host that keeps it between
  * deploys. As the renderer's `output.hashSalt`, this digest is part of its hash, so new browser
- * files make Gatsby write every page (scripts/__tests__/start-freshness.test.ts).
+ * files make Gatsby write every page (e2e/start-freshness.test.ts).
  */
 export function browserFilesSalt(publicDir: string): string | null {
   const statsFile = path.join(publicDir, "webpack.stats.json");

@@ -1,6 +1,6 @@
 /**
  * An npm package's command (`node_modules/.bin/<name>`), looked for as Node looks for a package:
- * from a folder up. A copy of the project inside it (the tests' `.cms-develop/` and `.start-copy/`)
+ * from a folder up. A copy of the project inside it (the tests' `.cms-develop/` and `.test-project/`)
  * has no node_modules of its own and finds the project's.
  */
 import { existsSync } from "node:fs";

@@ -1,12 +1,14 @@
-// The browser tests' build, into `.test-site/`, started in the background.
+// The browser tests' build, in their copy of the project, published to `.test-site/`: started in
+// the background.
 import { testBrowserAvailable, testBrowserPath, TEST_BROWSER_HINT } from "../test/support/browser";
 import { startTestSiteBuild } from "../test/support/test-site-build";
 import { readVariable } from "../supabase/functions/_shared/contract/variables";
 
 /**
- * Runs once before all tests: checks for Chromium, and starts building the tests' site into
- * `.test-site/` (never `public/`, which `npm start` serves) when it is missing or older than its
- * sources. The other projects' tests run meanwhile; each browser test file waits for the build
+ * Runs once before all tests: checks for Chromium, and starts building the tests' site in their copy
+ * of the project (test/support/test-project.ts; never the project's `public/`, which `npm start`
+ * serves) when it is missing or older than its sources, and publishing it to `.test-site/`. The
+ * other projects' tests run meanwhile; each browser test file waits for the build
  * (test/support/test-site-build.ts).
  */
 export default function globalSetup(): void {

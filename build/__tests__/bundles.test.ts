@@ -1,6 +1,6 @@
 /**
  * The HTML renderer's salt. That a changed stylesheet writes again the pages whose data did not
- * change, in a real build from a kept cache, is scripts/__tests__/start-freshness.test.ts's.
+ * change, in a real build from a kept cache, is e2e/start-freshness.test.ts's.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -51,8 +51,8 @@ const IGNORED = {
   "node_modules/pkg/b.js": 'require("./a.js");\n',
   "public/app-a.js": 'import "./app-b.js";\n',
   "public/app-b.js": 'import "./app-a.js";\n',
-  ".start-copy/server/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
-  ".start-copy/server/b.ts": 'import { a } from "./a";\nexport const b = 1;\nvoid a;\n',
+  ".test-project/server/a.ts": 'import { b } from "./b";\nexport const a = () => b;\n',
+  ".test-project/server/b.ts": 'import { a } from "./a";\nexport const b = 1;\nvoid a;\n',
 };
 
 describe("npm run check:cycles", () => {

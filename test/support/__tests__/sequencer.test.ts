@@ -40,11 +40,11 @@ describe("the order of a fresh clone's test files", () => {
       file("e2e/accessibility.test.ts", "e2e", 3_000),
       file("server/__tests__/small.test.ts", "backend", 1_000),
       file("server/__tests__/big.test.ts", "backend", 20_000),
-      file("scripts/__tests__/start-freshness.test.ts", "backend", 4_000),
+      file("scripts/__tests__/deploying-doc.test.ts", "backend", 4_000),
       file("src/components/__tests__/footer.test.tsx", "site", 2_000),
     ]);
     expect(sorted.map((test) => path.relative(ROOT, test.path))).toEqual([
-      "scripts/__tests__/start-freshness.test.ts",
+      "scripts/__tests__/deploying-doc.test.ts",
       "server/__tests__/big.test.ts",
       "src/components/__tests__/footer.test.tsx",
       "server/__tests__/small.test.ts",

@@ -8,11 +8,11 @@ const Sequencer = require("@jest/test-sequencer").default;
 
 const LONGEST_FIRST = [
   "scripts/__tests__/deploying-doc.test.ts",
-  "scripts/__tests__/start-freshness.test.ts",
   "scripts/__tests__/effect-command.test.ts",
   "scripts/__tests__/report.test.ts",
   "e2e/cms-develop.test.ts",
   "e2e/accessibility.test.ts",
+  "e2e/start-freshness.test.ts",
   "e2e/cms.test.ts",
   "e2e/effect-cards.test.ts",
 ];

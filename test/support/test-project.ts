@@ -1,0 +1,90 @@
+/**
+ * The browser tests' copy of the project, `.test-project/`: what the build reads (scripts/site-build.ts),
+ * what `npm start` runs (its scripts, the stack, the migrations) and the tests' fixture Effects. The
+ * tests' site is built there (e2e/build-test-site.ts), never in the project itself, and its pages
+ * are published to `.test-site/`, which the browser tests serve. `e2e/start-freshness.test.ts` then
+ * runs `npm start` in the copy, on that build and its Gatsby cache, as a developer would: one
+ * production build of the whole site serves both. Inside the project, so the copy finds the
+ * project's node_modules as Node does, by walking up; git, the linters and the other tests ignore it.
+ */
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import path from "node:path";
+import { BUILD_FILE, BUILD_FOLDERS } from "../../scripts/site-build";
+import { E2E_EFFECTS_ENV } from "./effects";
+import { E2E_CMS_ENV } from "./github-stand-in";
+import { ROOT, TEST_SITE_DIR } from "./stack";
+
+export const TEST_PROJECT_DIR = path.join(ROOT, ".test-project");
+
+/** The environment the tests' site is built with, and `npm start` in the copy runs with. */
+export const TEST_PROJECT_ENV = { ...E2E_EFFECTS_ENV, ...E2E_CMS_ENV } as const;
+
+/** What the copy holds, from the project's root. */
+const ITEMS = [
+  ...BUILD_FOLDERS,
+  "scripts",
+  "server",
+  "supabase/migrations",
+  E2E_EFFECTS_ENV.EFFECTS_DIR,
+  "package.json",
+  "tsconfig.json",
+];
+
+/** Every file under `item` (a file or a folder), by its path from `root`, tests' folders left out. */
+function filesOf(root: string, item: string, found: string[] = []): string[] {
+  const full = path.join(root, item);
+  if (!existsSync(full)) return found;
+  if (!statSync(full).isDirectory()) found.push(item);
+  else
+    for (const name of readdirSync(full))
+      if (name !== "__tests__") filesOf(root, path.join(item, name), found);
+  return found;
+}
+
+const sameContent = (a: string, b: string): boolean =>
+  existsSync(b) && statSync(a).size === statSync(b).size && readFileSync(a).equals(readFileSync(b));
+
+/**
+ * Makes the copy's files the project's again (what a test changed, deleted or added there
+ * included), writing only the files that differ, so the rest keep their times and Gatsby's cache
+ * its work; its build (`public/`) and Gatsby's cache stay.
+ */
+export function syncTestProject(): void {
+  const items = [...ITEMS, ...readdirSync(ROOT).filter((name) => BUILD_FILE.test(name))];
+  const wanted = new Set(items.flatMap((item) => filesOf(ROOT, item)));
+  const present = existsSync(TEST_PROJECT_DIR)
+    ? [
+        ...ITEMS.flatMap((item) => filesOf(TEST_PROJECT_DIR, item)),
+        ...readdirSync(TEST_PROJECT_DIR).filter((name) => BUILD_FILE.test(name)),
+      ]
+    : [];
+  for (const file of present) if (!wanted.has(file)) rmSync(path.join(TEST_PROJECT_DIR, file));
+  for (const file of wanted) {
+    const [source, copy] = [path.join(ROOT, file), path.join(TEST_PROJECT_DIR, file)];
+    if (sameContent(source, copy)) continue;
+    mkdirSync(path.dirname(copy), { recursive: true });
+    copyFileSync(source, copy);
+  }
+}
+
+/**
+ * Puts the copy's built pages in `.test-site/`: written beside it and renamed into place, so a
+ * reader finds the old pages or the new, never half of them.
+ */
+export function publishTestSite(): void {
+  const next = `${TEST_SITE_DIR}.next`;
+  rmSync(next, { recursive: true, force: true });
+  cpSync(path.join(TEST_PROJECT_DIR, "public"), next, { recursive: true });
+  rmSync(TEST_SITE_DIR, { recursive: true, force: true });
+  renameSync(next, TEST_SITE_DIR);
+}
