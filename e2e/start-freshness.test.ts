@@ -8,10 +8,10 @@
  * build/bundles.ts). The decision itself, for every kind of change (a rename, an older copy
  * restored, a file saved unchanged, a missing site), is `scripts/__tests__/site-build.test.ts`'s;
  * this is the whole way. The browser tests serve `.test-site/`, published before this file starts
- * (their environment waits for the build), so the copy's new build reaches none of them; the next
- * run's build brings the copy back to the project's files.
+ * (their environment waits for the build), so the copy's new build reaches none of them, and the
+ * copy is put back as the build left it afterwards.
  */
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, cpSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { publishedFixtures } from "../test/support/effects";
@@ -36,13 +36,31 @@ const stylesheet = (html: string) => ({
 // A production build of the whole site from the kept cache, on two shared cores.
 jest.setTimeout(600_000);
 
+/**
+ * What the test changes in the copy, kept beside it and put back after it: the two files, the build
+ * and Gatsby's cache. The next run's build then finds the site as the browser tests' build left it,
+ * up to date, instead of building again to undo this test.
+ */
+const KEPT = path.join(TEST_PROJECT_DIR, ".kept-by-start-freshness");
+const KEPT_FILES = [FILE, STYLESHEET];
+const KEPT_FOLDERS = ["public", ".cache"];
+
 describe("npm start after an Effect's file was deleted", () => {
   let dataDir: string;
   beforeAll(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), "start-data-"));
+    rmSync(KEPT, { recursive: true, force: true });
+    for (const item of [...KEPT_FILES, ...KEPT_FOLDERS])
+      cpSync(path.join(TEST_PROJECT_DIR, item), path.join(KEPT, item), { recursive: true });
   });
   afterAll(() => {
     rmSync(dataDir, { recursive: true, force: true });
+    for (const folder of KEPT_FOLDERS) {
+      rmSync(path.join(TEST_PROJECT_DIR, folder), { recursive: true, force: true });
+      renameSync(path.join(KEPT, folder), path.join(TEST_PROJECT_DIR, folder));
+    }
+    for (const file of KEPT_FILES) copyFileSync(path.join(KEPT, file), path.join(TEST_PROJECT_DIR, file));
+    rmSync(KEPT, { recursive: true, force: true });
   });
 
   /**

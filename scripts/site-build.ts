@@ -221,15 +221,15 @@ export function buildReason(
 }
 
 /**
- * Builds the site (`gatsby build`) when `buildReason` gives one, saying why in one line: what
- * `npm start`, the browser tests and the benchmarks run before they serve it. Throws when the
- * build fails (its own messages are already on the terminal).
+ * Builds the site (`gatsby build`) when `buildReason` gives one, saying why in one line, and says
+ * whether it built: what `npm start`, the browser tests and the benchmarks run before they serve
+ * it. Throws when the build fails (its own messages are already on the terminal).
  *
  * Gatsby always builds into `public/` with its cache in `.cache/`. A build for another folder (the
  * year benchmark's, bench/build-year.ts, with a year of Effects) moves the developer's `public/`
  * and `.cache/` aside first, puts the folder's own in their place, and puts everything back
- * afterwards, also when the build fails, so `npm start`'s site is never replaced by the tests' and
- * neither build starts from the other's cache. What a killed build left aside is put back at the
+ * afterwards, also when the build fails, so `npm start`'s site is never replaced by the
+ * benchmark's and neither build starts from the other's cache. What a killed build left aside is put back at the
  * next one.
  *
  * One build at a time in a project (`holdBuildLock`): a second one, say an `npm start` while the
@@ -241,10 +241,10 @@ export function buildSiteIfStale(
   root = path.resolve(__dirname, ".."),
   publicDir = path.join(root, "public"),
   env: NodeJS.ProcessEnv = process.env,
-): void {
+): boolean {
   const release = holdBuildLock(root);
   try {
-    buildHolding(root, publicDir, env);
+    return buildHolding(root, publicDir, env);
   } finally {
     release();
   }
@@ -282,7 +282,8 @@ export function holdBuildLock(root: string, waitMs = LOCK_WAIT_MS): () => void {
   }
 }
 
-function buildHolding(root: string, publicDir: string, env: NodeJS.ProcessEnv): void {
+/** Builds when the site is stale; whether it built. */
+function buildHolding(root: string, publicDir: string, env: NodeJS.ProcessEnv): boolean {
   const defaultDir = path.join(root, "public");
   const aside = path.join(root, ".public-aside");
   const defaultCache = path.join(root, ".cache");
@@ -302,7 +303,7 @@ function buildHolding(root: string, publicDir: string, env: NodeJS.ProcessEnv): 
     console.log(
       `The site is up to date: no file it is built from (src/, content/, static/, the configuration) changed since ${shown}/ was built.`,
     );
-    return;
+    return false;
   }
   // What the build reads, as it starts: a file changed during the build is seen by the next one.
   const inputs = siteInputs(root, env, lastInputs(root, publicDir) ?? {});
@@ -337,4 +338,5 @@ function buildHolding(root: string, publicDir: string, env: NodeJS.ProcessEnv): 
   }
   mkdirSync(cacheFor(root, publicDir), { recursive: true });
   writeFileSync(inputsRecord(root, publicDir), JSON.stringify(inputs));
+  return true;
 }

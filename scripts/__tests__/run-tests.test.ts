@@ -3,9 +3,11 @@
  * checks, and what they start, run at the lowest priority while the tests keep theirs; the checks'
  * output is printed once, whole; the command fails when either side fails, and waits for both.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { EventEmitter } from "node:events";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import path from "node:path";
+import { eventually } from "../../test/support/eventually.ts";
 import { checkBesideTests, type Command } from "../run-tests.ts";
 
 let dir: string;
@@ -29,11 +31,16 @@ afterEach(() => {
 /** A Node process running `code`. */
 const node = (code: string): Command => ({ command: process.execPath, args: ["-e", code] });
 
-/** The checks' stand-in: says its priority and that of a process it starts, then ends with `code`. */
+/**
+ * The checks' stand-in: says its priority, its session's share of the CPU (Linux's autogroup, where
+ * there is one) and the priority of a process it starts, then ends with `code`.
+ */
 const check = (code: number, waitMs = 0): Command =>
   node(`
     const { execFileSync } = require("node:child_process");
+    const { existsSync, readFileSync } = require("node:fs");
     console.log("check at", require("node:os").getPriority());
+    if (existsSync("/proc/self/autogroup")) console.log("session", readFileSync("/proc/self/autogroup", "utf8").trim());
     execFileSync(process.execPath, ["-e", 'console.log("its child at", require("node:os").getPriority())'], { stdio: "inherit" });
     setTimeout(() => process.exit(${code}), ${waitMs});
   `);
@@ -48,6 +55,11 @@ const tests = (code: number): Command =>
     process.exit(${code});
   `);
 
+/** Whether this Linux shares the CPU between sessions first. */
+const autogroups =
+  existsSync("/proc/sys/kernel/sched_autogroup_enabled") &&
+  readFileSync("/proc/sys/kernel/sched_autogroup_enabled", "utf8").trim() === "1";
+
 const withDir = (command: Command): Command => ({ ...command, args: [...command.args, dir] });
 
 it("runs the checks, and what they start, at the lowest priority beside the tests at theirs, and passes when both pass", async () => {
@@ -57,6 +69,13 @@ it("runs the checks, and what they start, at the lowest priority beside the test
   expect(output).toContain("check at 19");
   expect(output).toContain("its child at 19");
   expect(readFileSync(path.join(dir, "tests"), "utf8")).toBe(String(getPriority()));
+  if (autogroups) {
+    // A session of its own, at the lowest share; npm test's own session keeps its share.
+    const own = readFileSync("/proc/self/autogroup", "utf8").trim();
+    expect(output).toMatch(/session \/autogroup-\d+ nice 19/);
+    expect(output).not.toContain(`session ${own.split(" ")[0]} `);
+    expect(own).not.toMatch(/nice 19$/);
+  }
   // Printed once, whole.
   expect(output.match(/check at/g)).toHaveLength(1);
   expect(output).not.toContain("the checks failed");
@@ -66,7 +85,9 @@ it("fails when a check fails though the tests pass, and says so after the checks
   const code = await checkBesideTests(check(3), withDir(tests(0)), dir);
   expect(code).toBe(3);
   const output = printed.join("");
-  expect(output.indexOf("its child at 19")).toBeLessThan(output.indexOf("the checks failed"));
+  const [lines, failure] = [output.indexOf("its child at 19"), output.indexOf("the checks failed")];
+  expect(lines).toBeGreaterThanOrEqual(0);
+  expect(failure).toBeGreaterThan(lines);
 });
 
 it("fails with the tests' code when they fail and the checks pass", async () => {
@@ -79,4 +100,40 @@ it("waits for checks that end after the tests", async () => {
   expect(code).toBe(4);
   expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
   expect(printed.join("")).toContain("its child at 19");
+});
+
+it("stops the checks, and what they started, with the tests when npm test is stopped", async () => {
+  // A check that starts a process and waits; the tests' stand-in waits too.
+  const pids = path.join(dir, "pids");
+  const slowCheck = node(`
+    const { spawn } = require("node:child_process");
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+    require("node:fs").writeFileSync(process.argv[1], [process.pid, child.pid].join(" "));
+    setTimeout(() => {}, 60000);
+  `);
+  const signals = new EventEmitter();
+  const running = checkBesideTests(
+    { ...slowCheck, args: [...slowCheck.args, pids] },
+    node("setTimeout(() => {}, 60000)"),
+    dir,
+    signals,
+  );
+  await eventually(() => existsSync(pids) && readFileSync(pids, "utf8").includes(" "), {
+    what: "the check and its child to start",
+  });
+  signals.emit("SIGTERM", "SIGTERM");
+  expect(await running).not.toBe(0);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const [checkPid, childPid] = readFileSync(pids, "utf8").split(" ").map(Number);
+  await eventually(() => [alive(checkPid), alive(childPid)], {
+    what: "the check and its child to end",
+    until: ([a, b]) => !a && !b,
+  });
 });

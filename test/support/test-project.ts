@@ -52,7 +52,10 @@ function filesOf(root: string, item: string, found: string[] = []): string[] {
 }
 
 const sameContent = (a: string, b: string): boolean =>
-  existsSync(b) && statSync(a).size === statSync(b).size && readFileSync(a).equals(readFileSync(b));
+  existsSync(a) &&
+  existsSync(b) &&
+  statSync(a).size === statSync(b).size &&
+  readFileSync(a).equals(readFileSync(b));
 
 /**
  * Makes the copy's files the project's again (what a test changed, deleted or added there
@@ -77,14 +80,25 @@ export function syncTestProject(): void {
   }
 }
 
+/** The files that differ between two builds whenever anything does: the pages' compilation and the landing page. */
+const BUILD_MARKS = ["index.html", path.join("page-data", "app-data.json")];
+
 /**
- * Puts the copy's built pages in `.test-site/`: written beside it and renamed into place, so a
- * reader finds the old pages or the new, never half of them.
+ * Puts the copy's built pages in `.test-site/` unless `built` is false and they are there already:
+ * written beside it and renamed into place, the old ones renamed away first, so a reader finds the
+ * old pages or the new, never a mix of them.
  */
-export function publishTestSite(): void {
-  const next = `${TEST_SITE_DIR}.next`;
-  rmSync(next, { recursive: true, force: true });
-  cpSync(path.join(TEST_PROJECT_DIR, "public"), next, { recursive: true });
-  rmSync(TEST_SITE_DIR, { recursive: true, force: true });
+export function publishTestSite(built: boolean): void {
+  const pages = path.join(TEST_PROJECT_DIR, "public");
+  if (
+    !built &&
+    BUILD_MARKS.every((file) => sameContent(path.join(pages, file), path.join(TEST_SITE_DIR, file)))
+  )
+    return;
+  const [next, old] = [`${TEST_SITE_DIR}.next`, `${TEST_SITE_DIR}.old`];
+  for (const folder of [next, old]) rmSync(folder, { recursive: true, force: true });
+  cpSync(pages, next, { recursive: true });
+  if (existsSync(TEST_SITE_DIR)) renameSync(TEST_SITE_DIR, old);
   renameSync(next, TEST_SITE_DIR);
+  rmSync(old, { recursive: true, force: true });
 }
