@@ -17,6 +17,7 @@ export default tseslint.config(
       ".cms-develop/",
       ".test-project/",
       ".test-site.next/",
+      ".test-site.old/",
       ".public-aside/",
       "screenshots/",
       ".cache/",

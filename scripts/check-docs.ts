@@ -23,7 +23,7 @@ const FILE_NAME = new RegExp(`^[\\w.@-][\\w./@-]*\\.(?:${EXTENSIONS})$`);
 
 /** Made by a build, a run or a tool, not kept in the repository. */
 const GENERATED =
-  /^(public|\.data|\.cache|\.effect-cards|\.node|\.test-site|\.test-site-cache|\.test-site\.next|\.test-project|\.cms-develop|\.public-aside|\.cache-aside|node_modules|coverage|screenshots|bench\/\.tmp)(\/|$)|^src\/gatsby-types\.d\.ts$/;
+  /^(public|\.data|\.cache|\.effect-cards|\.node|\.test-site|\.test-site-cache|\.test-site\.next|\.test-site\.old|\.test-project|\.cms-develop|\.public-aside|\.cache-aside|node_modules|coverage|screenshots|bench\/\.tmp)(\/|$)|^src\/gatsby-types\.d\.ts$/;
 
 /**
  * Files a build writes (`404.html`, an Effect's `mail.json`, content-hashed bundles), never
