@@ -47,10 +47,10 @@ function ended(child: ChildProcess): Promise<number> {
 }
 
 /**
- * Runs `check` at the lowest priority, in a session of its own, its output held and printed whole when it ends, beside
- * `tests`, whose output goes straight through; resolves to the exit code `npm test` gives: the
- * tests' when they failed, else the check's. A SIGINT or SIGTERM `signals` gets (this process's)
- * is passed to both.
+ * Runs `check` at the lowest priority, in a session of its own, its output held and printed whole
+ * when it ends, beside `tests`, whose output goes straight through; resolves to the exit code
+ * `npm test` gives: the tests' when they failed, else the check's. A SIGINT or SIGTERM `signals`
+ * gets (this process's) is passed to both.
  */
 export async function checkBesideTests(
   check: Command,

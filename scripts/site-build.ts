@@ -69,7 +69,7 @@ interface InputFile {
 export type SiteInputs = Record<string, InputFile>;
 
 /** Every file under `target` (node_modules, dot folders and tests skipped), as paths from `root`. */
-function filesUnder(root: string, target: string, found: string[] = []): string[] {
+export function filesUnder(root: string, target: string, found: string[] = []): string[] {
   if (!existsSync(target)) return found;
   if (statSync(target).isFile()) {
     found.push(path.relative(root, target).split(path.sep).join("/"));

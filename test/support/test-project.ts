@@ -1,11 +1,12 @@
 /**
- * The browser tests' copy of the project, `.test-project/`: what the build reads (scripts/site-build.ts),
- * what `npm start` runs (its scripts, the stack, the migrations) and the tests' fixture Effects. The
- * tests' site is built there (e2e/build-test-site.ts), never in the project itself, and its pages
- * are published to `.test-site/`, which the browser tests serve. `e2e/start-freshness.test.ts` then
- * runs `npm start` in the copy, on that build and its Gatsby cache, as a developer would: one
- * production build of the whole site serves both. Inside the project, so the copy finds the
- * project's node_modules as Node does, by walking up; git, the linters and the other tests ignore it.
+ * The browser tests' copy of the project, `.test-project/`: what the build reads
+ * (scripts/site-build.ts), what `npm start` runs (its scripts, the stack, the migrations) and the
+ * tests' fixture Effects. The tests' site is built there (e2e/build-test-site.ts), never in the
+ * project itself, and its pages are published to `.test-site/`, which the browser tests serve.
+ * `e2e/start-freshness.test.ts` then runs `npm start` in the copy, on that build and its Gatsby
+ * cache, as a developer would: one production build of the whole site serves both. Inside the
+ * project, so the copy finds the project's node_modules as Node does, by walking up; git, the
+ * linters and the other tests ignore it.
  */
 import {
   copyFileSync,
@@ -19,7 +20,7 @@ import {
   statSync,
 } from "node:fs";
 import path from "node:path";
-import { BUILD_FILE, BUILD_FOLDERS } from "../../scripts/site-build";
+import { BUILD_FILE, BUILD_FOLDERS, filesUnder } from "../../scripts/site-build";
 import { E2E_EFFECTS_ENV } from "./effects";
 import { E2E_CMS_ENV } from "./github-stand-in";
 import { ROOT, TEST_SITE_DIR } from "./stack";
@@ -40,17 +41,6 @@ const ITEMS = [
   "tsconfig.json",
 ];
 
-/** Every file under `item` (a file or a folder), by its path from `root`, tests' folders left out. */
-function filesOf(root: string, item: string, found: string[] = []): string[] {
-  const full = path.join(root, item);
-  if (!existsSync(full)) return found;
-  if (!statSync(full).isDirectory()) found.push(item);
-  else
-    for (const name of readdirSync(full))
-      if (name !== "__tests__") filesOf(root, path.join(item, name), found);
-  return found;
-}
-
 const sameContent = (a: string, b: string): boolean =>
   existsSync(a) &&
   existsSync(b) &&
@@ -63,13 +53,12 @@ const sameContent = (a: string, b: string): boolean =>
  * its work; its build (`public/`) and Gatsby's cache stay.
  */
 export function syncTestProject(): void {
-  const items = [...ITEMS, ...readdirSync(ROOT).filter((name) => BUILD_FILE.test(name))];
-  const wanted = new Set(items.flatMap((item) => filesOf(ROOT, item)));
+  const files = (root: string, items: string[]) =>
+    items.flatMap((item) => filesUnder(root, path.join(root, item)));
+  const rootFiles = (root: string) => readdirSync(root).filter((name) => BUILD_FILE.test(name));
+  const wanted = new Set(files(ROOT, [...ITEMS, ...rootFiles(ROOT)]));
   const present = existsSync(TEST_PROJECT_DIR)
-    ? [
-        ...ITEMS.flatMap((item) => filesOf(TEST_PROJECT_DIR, item)),
-        ...readdirSync(TEST_PROJECT_DIR).filter((name) => BUILD_FILE.test(name)),
-      ]
+    ? files(TEST_PROJECT_DIR, [...ITEMS, ...rootFiles(TEST_PROJECT_DIR)])
     : [];
   for (const file of present) if (!wanted.has(file)) rmSync(path.join(TEST_PROJECT_DIR, file));
   for (const file of wanted) {
@@ -80,7 +69,7 @@ export function syncTestProject(): void {
   }
 }
 
-/** The files that differ between two builds whenever anything does: the pages' compilation and the landing page. */
+/** Files that differ between two builds whenever anything does: the compilation and the landing page. */
 const BUILD_MARKS = ["index.html", path.join("page-data", "app-data.json")];
 
 /**
