@@ -1,14 +1,17 @@
 /**
  * `npm test`'s runner (scripts/run-tests.ts) with real processes in place of the checks and Jest: the
  * checks, and what they start, run at the lowest priority while the tests keep theirs; the checks'
- * output is printed once, whole; the command fails when either side fails, and waits for both.
+ * output is printed once, whole; the command fails when either side fails, and waits for both;
+ * Jest's workers run with the tests' V8 flags.
  */
 import { EventEmitter } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import path from "node:path";
 import { eventually } from "../../test/support/eventually.ts";
-import { checkBesideTests, type Command } from "../run-tests.ts";
+import { TEST_NODE_FLAGS } from "../../test/support/process.ts";
+import { checkBesideTests, type Command, jestCommand } from "../run-tests.ts";
 
 let dir: string;
 let printed: string[];
@@ -136,4 +139,24 @@ it("stops the checks, and what they started, with the tests when npm test is sto
     what: "the check and its child to end",
     until: ([a, b]) => !a && !b,
   });
+});
+
+it("runs Jest's workers with the V8 flags of the processes the tests start", () => {
+  const project = path.join(dir, "project");
+  mkdirSync(project);
+  // Two files, so Jest hands them to its workers rather than running them in its own process.
+  for (const name of ["one", "two"])
+    writeFileSync(
+      path.join(project, `${name}.test.js`),
+      `test("says its flags", () => require("node:fs").writeFileSync(${JSON.stringify(path.join(dir, name))}, JSON.stringify(process.execArgv)));\n`,
+    );
+  const { NODE_OPTIONS: _, ...env } = process.env;
+  const jest = jestCommand(["--rootDir", project, "--config", "{}", "--maxWorkers", "2", "--no-cache"], env);
+  const run = spawnSync(jest.command, jest.args, { cwd: project, env: jest.env, encoding: "utf8" });
+  expect(run.stderr).toContain("2 passed");
+  for (const name of ["one", "two"]) {
+    const flags = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as string[];
+    expect(flags).toEqual(expect.arrayContaining(TEST_NODE_FLAGS));
+  }
+  expect(jest.env?.NODE_OPTIONS).toBe("--experimental-vm-modules");
 });

@@ -57,7 +57,7 @@ async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
 
 /**
  * V8 flags for the Node processes the tests start (and the benchmarks' stacks, which serve pages
- * and are not what they measure). `--liftoff-only`: PGlite's WebAssembly is
+ * and are not what they measure), and for Jest's own (scripts/run-tests.ts). `--liftoff-only`: PGlite's WebAssembly is
  * compiled by V8's baseline compiler only. A test's command or stack lives for seconds, and the
  * optimizing compiler's work on PGlite's hot functions cost more than it saved there: an `effect
  * status` on a PGlite folder took 2.9 s of CPU with it and 1.9 s without, a stack's start 2.3 and
