@@ -10,7 +10,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { getPriority, tmpdir } from "node:os";
 import path from "node:path";
 import { eventually } from "../../test/support/eventually.ts";
-import { TEST_NODE_FLAGS } from "../../test/support/process.ts";
 import { checkBesideTests, type Command, jestCommand } from "../run-tests.ts";
 
 let dir: string;
@@ -148,15 +147,28 @@ it("runs Jest's workers with the V8 flags of the processes the tests start", () 
   for (const name of ["one", "two"])
     writeFileSync(
       path.join(project, `${name}.test.js`),
-      `test("says its flags", () => require("node:fs").writeFileSync(${JSON.stringify(path.join(dir, name))}, JSON.stringify(process.execArgv)));\n`,
+      `test("says its flags", () => require("node:fs").writeFileSync(${JSON.stringify(path.join(dir, name))}, JSON.stringify({ pid: process.pid, flags: process.execArgv })));\n`,
     );
   const { NODE_OPTIONS: _, ...env } = process.env;
-  const jest = jestCommand(["--rootDir", project, "--config", "{}", "--maxWorkers", "2", "--no-cache"], env);
-  const run = spawnSync(jest.command, jest.args, { cwd: project, env: jest.env, encoding: "utf8" });
+  const jest = jestCommand(
+    [
+      ...["--rootDir", project, "--config", '{"transform":{}}', "--maxWorkers", "2"],
+      ...["--no-cache", "--cacheDirectory", path.join(dir, "cache")],
+    ],
+    env,
+  );
+  const run = spawnSync(jest.command, jest.args, {
+    cwd: project,
+    env: jest.env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   expect(run.stderr).toContain("2 passed");
+  expect(run.status).toBe(0);
   for (const name of ["one", "two"]) {
-    const flags = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as string[];
-    expect(flags).toEqual(expect.arrayContaining(TEST_NODE_FLAGS));
+    const worker = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as { pid: number; flags: string[] };
+    expect(worker.pid).not.toBe(run.pid);
+    expect(worker.flags).toEqual(expect.arrayContaining(["--liftoff-only", "--max-opt=2"]));
   }
   expect(jest.env?.NODE_OPTIONS).toBe("--experimental-vm-modules");
 });

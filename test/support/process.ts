@@ -57,11 +57,12 @@ async function stopGroup(child: ChildProcess, graceMs: number): Promise<void> {
 
 /**
  * V8 flags for the Node processes the tests start (and the benchmarks' stacks, which serve pages
- * and are not what they measure), and for Jest's own (scripts/run-tests.ts). `--liftoff-only`: PGlite's WebAssembly is
- * compiled by V8's baseline compiler only. A test's command or stack lives for seconds, and the
- * optimizing compiler's work on PGlite's hot functions cost more than it saved there: an `effect
- * status` on a PGlite folder took 2.9 s of CPU with it and 1.9 s without, a stack's start 2.3 and
- * 1.6 s (the same code and results; a long-lived server is better served by V8's default).
+ * and are not what they measure), and for Jest's own (scripts/run-tests.ts). `--liftoff-only`:
+ * PGlite's WebAssembly is compiled by V8's baseline compiler only. A test's command or stack
+ * lives for seconds, and the optimizing compiler's work on PGlite's hot functions cost more than it
+ * saved there: an `effect status` on a PGlite folder took 2.9 s of CPU with it and 1.9 s without,
+ * a stack's start 2.3 and 1.6 s (the same code and results; a long-lived server is better served
+ * by V8's default).
  * `--max-opt=2`: for the same reason, JavaScript goes no further than V8's mid-tier compiler
  * (Maglev), not its optimizing one (TurboFan): a `subscribers stats` took 0.98 s of CPU with the
  * flag and 1.08 s without, an `effect status` 0.42 and 0.47, a stack's start and 60 pages 1.27
