@@ -1,7 +1,7 @@
 /**
  * An npm package's command (`node_modules/.bin/<name>`), looked for as Node looks for a package:
- * from a folder up. A copy of the project inside it (the tests' `.cms-develop/` and `.test-project/`)
- * has no node_modules of its own and finds the project's.
+ * from a folder up. A copy of the project inside it (the tests' `.cms-develop/` and
+ * `.test-project/`) has no node_modules of its own and finds the project's.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";

@@ -1,9 +1,10 @@
 /**
- * The browser tests' build, run in the background by the global setup (test/support/test-site-build.ts):
- * brings the tests' copy of the project up to date (`.test-project/`, test/support/test-project.ts),
- * builds it there with the tests' own Effects (e2e/fixtures/effects) when its site is missing or
- * older than its sources, publishes its pages to `.test-site/` when they are new, then writes `ok`
- * or `failed` to `result` in the folder it is given.
+ * The browser tests' build, run in the background by the global setup
+ * (test/support/test-site-build.ts): brings the tests' copy of the project up to date
+ * (`.test-project/`, test/support/test-project.ts), builds it there with the tests' own Effects
+ * (e2e/fixtures/effects) when its site is missing or older than its sources, publishes its pages to
+ * `.test-site/` when they are new, then writes `ok` or `failed` to `result` in the folder it is
+ * given.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";

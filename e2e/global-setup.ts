@@ -9,7 +9,8 @@ import { readVariable } from "../supabase/functions/_shared/contract/variables";
  * CI is set), and starts building the tests' site in their copy of the project
  * (test/support/test-project.ts; never the project's `public/`, which `npm start` serves) when it
  * is missing or older than its sources, and publishing it to `.test-site/`. The other projects'
- * tests run meanwhile; each browser test file waits for the build (test/support/test-site-build.ts).
+ * tests run meanwhile; each browser test file waits for the build
+ * (test/support/test-site-build.ts).
  */
 export default function globalSetup(): void {
   if (!testBrowserAvailable()) {

@@ -1,10 +1,10 @@
 /**
  * `npm start` as a developer runs it, in the browser tests' copy of the project
  * (test/support/test-project.ts), after the tests' site was built there: it finds the site up to
- * date and serves it; an Effect's file deleted and the stylesheet changed, the next `npm start` says
- * so, builds again from Gatsby's kept cache, the Effect's page is gone (404) where it was served,
- * and a page whose data did not change carries the new styles (Gatsby 5 wrote such a page's HTML
- * only when its data or its HTML renderer changed, and kept the old inlined stylesheet:
+ * date and serves it; an Effect's file deleted and the stylesheet changed, the next `npm start`
+ * says so, builds again from Gatsby's kept cache, the Effect's page is gone (404) where it was
+ * served, and a page whose data did not change carries the new styles (Gatsby 5 wrote such a page's
+ * HTML only when its data or its HTML renderer changed, and kept the old inlined stylesheet:
  * build/bundles.ts). The decision itself, for every kind of change (a rename, an older copy
  * restored, a file saved unchanged, a missing site), is `scripts/__tests__/site-build.test.ts`'s;
  * this is the whole way. The browser tests serve `.test-site/`, published before this file starts

@@ -1,9 +1,9 @@
 /**
- * `npm run check`: the project's static checks, each an npm script of its own, run side by side
- * (as many at once as the machine has cores; the longest first), so the command takes as long as
- * the slowest rather than their sum (`npm test` runs it beside Jest: scripts/run-tests.ts). Each check's output is printed whole when it ends, under its name
- * and time, so two checks' lines never interleave; the command fails when any check fails, after
- * all have run, naming each that failed.
+ * `npm run check`: the project's static checks, each an npm script of its own, run side by side (as
+ * many at once as the machine has cores; the longest first), so the command takes as long as the
+ * slowest rather than their sum (`npm test` runs it beside Jest: scripts/run-tests.ts). Each
+ * check's output is printed whole when it ends, under its name and time, so two checks' lines never
+ * interleave; the command fails when any check fails, after all have run, naming each that failed.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { availableParallelism } from "node:os";

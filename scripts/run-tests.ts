@@ -1,14 +1,14 @@
 /**
  * `npm test`: the static checks (`npm run check`, scripts/check.ts) and every Jest project, side by
  * side. The checks run at the lowest CPU priority, so they take a core only while the tests leave
- * it idle: on 2 cores Jest keeps them about 95 % busy, and the idle rest holds about what the checks
- * cost (40 core-seconds a run against 48 s of CPU), where Jest used to wait 25 to 30 s for them
- * first. Linux shares the CPU between sessions before it looks at a process's priority (autogroups,
- * when /proc/sys/kernel/sched_autogroup_enabled says 1; the tests' stacks and builds each run in a
- * session of their own), so the checks get a session of their own too, whose priority is the
- * lowest; elsewhere `nice` alone does it. The checks' lines are printed together, amid Jest's,
- * when the last check ends; the command fails when either fails. Its arguments go to Jest, and the
- * whole checks still run beside: `npm test -- scripts/__tests__/run-tests.test.ts`.
+ * it idle: on 2 cores Jest keeps them about 95 % busy, and the idle rest holds about what the
+ * checks cost (40 core-seconds a run against 48 s of CPU), where Jest used to wait 25 to 30 s for
+ * them first. Linux shares the CPU between sessions before it looks at a process's priority
+ * (autogroups, when /proc/sys/kernel/sched_autogroup_enabled says 1; the tests' stacks and builds
+ * each run in a session of their own), so the checks get a session of their own too, whose priority
+ * is the lowest; elsewhere `nice` alone does it. The checks' lines are printed together, amid
+ * Jest's, when the last check ends; the command fails when either fails. Its arguments go to Jest,
+ * and the whole checks still run beside: `npm test -- scripts/__tests__/run-tests.test.ts`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -139,9 +139,9 @@ export function inputsChange(last: SiteInputs, now: SiteInputs): string | null {
  * The Gatsby cache that goes with a build folder: `.cache/` for `public/`, and for another folder
  * one beside it (`year-site-cache/` for the year benchmark's `year-site/`). Gatsby's cache
  * remembers what it last wrote (the pages' HTML and data, the compilation's name in
- * `public/page-data/app-data.json`) and rewrites only what changed, so a cache shared by two folders
- * leaves each with files from the other's build: a compilation named there that is not the pages'
- * makes every page reload itself.
+ * `public/page-data/app-data.json`) and rewrites only what changed, so a cache shared by two
+ * folders leaves each with files from the other's build: a compilation named there that is not the
+ * pages' makes every page reload itself.
  */
 export function cacheFor(root: string, publicDir: string): string {
   return path.resolve(publicDir) === path.join(root, "public")
@@ -228,9 +228,9 @@ export function buildReason(
  * Gatsby always builds into `public/` with its cache in `.cache/`. A build for another folder (the
  * year benchmark's, bench/build-year.ts, with a year of Effects) moves the developer's `public/`
  * and `.cache/` aside first, puts the folder's own in their place, and puts everything back
- * afterwards, also when the build fails, so `npm start`'s site is never replaced by the
- * benchmark's and neither build starts from the other's cache. What a killed build left aside is put back at the
- * next one.
+ * afterwards, also when the build fails, so `npm start`'s site is never replaced by the benchmark's
+ * and neither build starts from the other's cache. What a killed build left aside is put back at
+ * the next one.
  *
  * One build at a time in a project (`holdBuildLock`): a second one, say an `npm start` while the
  * year benchmark builds, says that it waits and starts once the first has put everything back; it

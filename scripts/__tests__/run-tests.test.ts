@@ -1,8 +1,8 @@
 /**
- * `npm test`'s runner (scripts/run-tests.ts) with real processes in place of the checks and Jest: the
- * checks, and what they start, run at the lowest priority while the tests keep theirs; the checks'
- * output is printed once, whole; the command fails when either side fails, and waits for both;
- * Jest's workers run with the tests' V8 flags.
+ * `npm test`'s runner (scripts/run-tests.ts) with real processes in place of the checks and Jest:
+ * the checks, and what they start, run at the lowest priority while the tests keep theirs; the
+ * checks' output is printed once, whole; the command fails when either side fails, and waits for
+ * both; Jest's workers run with the tests' V8 flags.
  */
 import { EventEmitter } from "node:events";
 import { spawnSync } from "node:child_process";

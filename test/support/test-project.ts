@@ -75,7 +75,7 @@ const BUILD_MARKS = ["index.html", path.join("page-data", "app-data.json")];
 /**
  * Puts the copy's built pages in `.test-site/` unless `built` is false and they are there already:
  * written beside it and renamed into place, the old ones renamed away first, so a reader finds the
- * old pages or the new, never a mix of them.
+ * old pages or the new (or, for the instant between the two renames, none), never a mix of them.
  */
 export function publishTestSite(built: boolean): void {
   const pages = path.join(TEST_PROJECT_DIR, "public");

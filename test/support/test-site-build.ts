@@ -1,11 +1,11 @@
 /**
  * The browser tests' site, built in the background: the e2e project's global setup starts the build
  * (`e2e/build-test-site.ts`: `buildSiteIfStale` in `.test-project/`, published to `.test-site/`)
- * and returns, so the backend's and the site's tests run while Gatsby builds; each browser test file's environment
- * (`test/support/jest/environment-e2e.js`) waits for the build before the file is loaded, and
- * Jest's sequencer (`test/support/jest/sequencer.js`) runs the browser tests last. The build's
- * output goes to a log in a folder of its own, named to the test workers by E2E_SITE_BUILD_DIR;
- * the build writes `result` there (`ok`, or `failed`) as it ends.
+ * and returns, so the backend's and the site's tests run while Gatsby builds; each browser test
+ * file's environment (`test/support/jest/environment-e2e.js`) waits for the build before the file
+ * is loaded, and Jest's sequencer (`test/support/jest/sequencer.js`) runs the browser tests last.
+ * The build's output goes to a log in a folder of its own, named to the test workers by
+ * E2E_SITE_BUILD_DIR; the build writes `result` there (`ok`, or `failed`) as it ends.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";

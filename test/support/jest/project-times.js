@@ -7,9 +7,10 @@
  *
  * The same tests took from 557 to 731 s on one 2-core VM, so a run of many files (a project or
  * more) also says how fast the machine was: Lighthouse's benchmark index (`computeBenchmarkIndex`,
- * what `npm run bench` calibrates its phone with, bench/cpu.ts), in Node's V8 at its default flags, once every test
- * has ended (the global setups start servers and a build before a reporter could measure a quiet
- * machine). Two runs compare by time and index; a slow spell of the VM lasts for minutes.
+ * what `npm run bench` calibrates its phone with, bench/cpu.ts), in Node's V8 at its default flags,
+ * once every test has ended (the global setups start servers and a build before a reporter could
+ * measure a quiet machine). Two runs compare by time and index; a slow spell of the VM lasts for
+ * minutes.
  */
 const { spawnSync } = require("node:child_process");
 const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
