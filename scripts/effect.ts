@@ -17,7 +17,7 @@ import {
 import { handToStack } from "../server/effect-operator.ts";
 import { loadDotEnv, parseLocalEnv } from "../server/local-env.ts";
 import { readSenderIdentity } from "../src/content/read-brand.ts";
-import { stdoutLogger } from "../server/start-server.ts";
+import { stdoutLogger } from "../server/stdout-logger.ts";
 import { openStorage } from "../server/storage.ts";
 
 const USAGE = `Usage:

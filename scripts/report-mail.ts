@@ -11,7 +11,7 @@ import { parseLocalEnv } from "../server/local-env.ts";
 import { createNodeBackend } from "../server/node-backend.ts";
 import { ReportUsageError } from "../server/report-command.ts";
 import { parseReportMailCommand, runReportMailCommand } from "../server/report-mail-command.ts";
-import { stdoutLogger } from "../server/start-server.ts";
+import { stdoutLogger } from "../server/stdout-logger.ts";
 import { openStorage } from "../server/storage.ts";
 import { readSenderIdentity } from "../src/content/read-brand.ts";
 

@@ -5,7 +5,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { loadDotEnv, parseLocalEnv } from "./local-env.ts";
-import { startServer, stdoutLogger } from "./start-server.ts";
+import { startServer } from "./start-server.ts";
+import { stdoutLogger } from "./stdout-logger.ts";
 
 export async function main(): Promise<void> {
   let publicDir: string;

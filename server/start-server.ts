@@ -27,6 +27,7 @@ import {
 } from "../site-headers/security-headers.ts";
 import { readSenderIdentity } from "../src/content/read-brand.ts";
 import { createApp } from "./app.ts";
+import { stdoutLogger } from "./stdout-logger.ts";
 import { startEffectService } from "./effect-service.ts";
 import { parseLocalEnv } from "./local-env.ts";
 import { createNodeBackend } from "./node-backend.ts";
@@ -59,14 +60,6 @@ export interface RunningServer {
 const SHUTDOWN_GRACE_MS = 10_000;
 /** More than a site this size meets at once; a client opening thousands is refused, not served. */
 export const MAX_CONNECTIONS = 512;
-
-const timestamp = () => new Date().toISOString().slice(11, 19);
-
-export const stdoutLogger: Logger = {
-  info: (message) => console.log(`${timestamp()} ${message}`),
-  warn: (message) => console.warn(`${timestamp()} warning: ${message}`),
-  error: (message) => console.error(`${timestamp()} error: ${message}`),
-};
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
