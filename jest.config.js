@@ -14,9 +14,6 @@ const nodeTransform = {
 
 // Packages a worker loads once, outside the files' sandboxes, for the Node projects.
 const { outsideModuleMap } = require("./test/support/jest/outside-sandbox");
-// The Node projects' module runtime: a module a worker compiled for one test file is compiled from
-// V8's code cache for the next (test/support/jest/runtime.js).
-const codeCachingRuntime = "<rootDir>/test/support/jest/runtime.js";
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -70,7 +67,6 @@ module.exports = {
         "<rootDir>/test",
       ],
       transform: nodeTransform,
-      runtime: codeCachingRuntime,
       moduleNameMapper: outsideModuleMap(),
       // Real servers, processes and databases on 2 shared cores: a test (or hook) may start a stack,
       // a PostgreSQL database and an SMTP server, kill processes and wait for their restart.
@@ -88,7 +84,6 @@ module.exports = {
       roots: ["<rootDir>/e2e"],
       testMatch: ["<rootDir>/e2e/**/*.test.ts"],
       transform: nodeTransform,
-      runtime: codeCachingRuntime,
       moduleNameMapper: outsideModuleMap(),
       globalSetup: "<rootDir>/e2e/global-setup.ts",
       globalTeardown: "<rootDir>/e2e/global-teardown.ts",
