@@ -27,11 +27,11 @@ import {
 } from "../site-headers/security-headers.ts";
 import { readSenderIdentity } from "../src/content/read-brand.ts";
 import { createApp } from "./app.ts";
-import { stdoutLogger } from "./stdout-logger.ts";
 import { startEffectService } from "./effect-service.ts";
 import { parseLocalEnv } from "./local-env.ts";
 import { createNodeBackend } from "./node-backend.ts";
 import { startRetryTimer } from "./retry-timer.ts";
+import { stdoutLogger } from "./stdout-logger.ts";
 import { openStorage } from "./storage.ts";
 
 export interface ServerOptions {
