@@ -1,16 +1,8 @@
 // One `npm test` runs every project. The site's tests follow Gatsby's documented Jest setup
 // (https://www.gatsbyjs.com/docs/how-to/testing/unit-testing/); backend tests run in Node.
 // PGlite loads its WebAssembly with a dynamic import, so `npm test` sets --experimental-vm-modules.
-const nodeTransform = {
-  "^.+\\.[jt]sx?$": [
-    "babel-jest",
-    {
-      babelrc: false,
-      configFile: false,
-      presets: [["@babel/preset-env", { targets: { node: "current" } }], "@babel/preset-typescript"],
-    },
-  ],
-};
+// The Node projects' TypeScript through esbuild, as tsx compiles it for the commands and the stack.
+const nodeTransform = { "^.+\\.[jt]sx?$": "<rootDir>/test/support/jest/transform-typescript.js" };
 
 // Packages a worker loads once, outside the files' sandboxes, for the Node projects.
 const { outsideModuleMap } = require("./test/support/jest/outside-sandbox");
