@@ -2,8 +2,8 @@
  * A Jest reporter beside the default one: after every run, how long each project took (from its
  * first test file's start to its last one's end, the files' own time summed, and the CPU they cost
  * with their children, cpu-time.js) and its slowest files, so a run that grows says where.
- * `npm test` must stay within 10 minutes on two cores. With JEST_TIMES_FILE set, every file's time
- * and CPU are written there as JSON too.
+ * `npm test` must stay within 10 minutes on two cores. With JEST_TIMES_FILE set, every file's start,
+ * time and CPU are written there as JSON too.
  *
  * The same tests took from 557 to 731 s on one 2-core VM, so a run of many files (a project or
  * more) also says how fast the machine was: Lighthouse's benchmark index (`computeBenchmarkIndex`,
@@ -54,7 +54,7 @@ const MANY_FILES = 20;
 
 class ProjectTimes {
   constructor() {
-    /** @type {Map<string, { start: number; end: number; files: number; ownMs: number; cpu: number; all: Array<{ file: string; ms: number; cpu: number | null }> }>} */
+    /** @type {Map<string, { start: number; end: number; files: number; ownMs: number; cpu: number; all: Array<{ file: string; at: number; ms: number; cpu: number | null }> }>} */
     this.projects = new Map();
     this.started = Date.now();
     // The test environments (in Jest's workers, which inherit this process's environment) write each
@@ -73,7 +73,13 @@ class ProjectTimes {
     project.files += 1;
     project.ownMs += end - start;
     project.cpu += cpu ?? 0;
-    project.all.push({ file: path.relative(test.context.config.rootDir, test.path), ms: end - start, cpu });
+    // `at`: when the file started, in ms from the run's start (what ran beside what, and the tail).
+    project.all.push({
+      file: path.relative(test.context.config.rootDir, test.path),
+      at: start - this.started,
+      ms: end - start,
+      cpu,
+    });
     this.projects.set(name, project);
   }
 

@@ -703,7 +703,7 @@ export const VARIABLES = [
     group: "Tests and benchmarks",
     readers: ["tests"],
     description:
-      "A file `npm test` writes every test file's time and CPU to, as JSON, beside the per-project summary it always prints.",
+      "A file `npm test` writes every test file's start, time and CPU to, as JSON, beside the per-project summary it always prints.",
   },
   {
     name: "JEST_CPU_DIR",
