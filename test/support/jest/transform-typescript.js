@@ -30,10 +30,12 @@ const LOADERS = { ".ts": "ts", ".tsx": "tsx", ".js": "js", ".jsx": "jsx", ".cjs"
 const SALT = [readFileSync(__filename, "utf8"), esbuild.version, JSON.stringify(OPTIONS)].join("\0");
 
 module.exports = {
-  getCacheKey(source, file) {
+  // Jest instruments the compiled code itself for --coverage (this transform cannot): a file's
+  // instrumented and plain forms are cached apart.
+  getCacheKey(source, file, { instrument }) {
     return createHash("sha256")
       .update(SALT)
-      .update("\0")
+      .update(instrument ? "\0instrumented\0" : "\0")
       .update(file)
       .update("\0")
       .update(source)
