@@ -7,12 +7,12 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { cacheControlFor, IMMUTABLE, REVALIDATE } from "../../site-headers/cache-control.ts";
 import { hostHeaders, hostPatternRegExp } from "../../site-headers/host-headers.ts";
 import { sitePaths } from "../../site-headers/security-headers.ts";
 import { ARCHIVE_PAGE_SIZE } from "../../src/effects/publication.ts";
+import { DATA_FOLDERS } from "../../test/support/data-folders.ts";
 
 const ORIGINS = ["https://project.supabase.co"];
 
@@ -171,7 +171,8 @@ describe("_headers on a site of 3,650 Effects", () => {
   let dir: string;
   let file: string;
   beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), "host-headers-"));
+    // In memory where it can: its 18,000 files took 4 to 16 s on this VM's ext4, 0.5 s on its tmpfs.
+    dir = mkdtempSync(path.join(DATA_FOLDERS, "host-headers-"));
     writeBuiltSite(dir, 3_650);
     file = hostHeaders(dir, ORIGINS);
   });
@@ -184,7 +185,7 @@ describe("_headers on a site of 3,650 Effects", () => {
   });
 
   it("needs no more rules than a site of 22 Effects", () => {
-    const small = mkdtempSync(path.join(tmpdir(), "host-headers-small-"));
+    const small = mkdtempSync(path.join(DATA_FOLDERS, "host-headers-small-"));
     try {
       writeBuiltSite(small, 22);
       expect(ruleCount(file)).toBe(ruleCount(hostHeaders(small, ORIGINS)));
@@ -229,7 +230,7 @@ describe("_headers on a site of 3,650 Effects", () => {
 describe("_headers' long cache", () => {
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), "host-headers-"));
+    dir = mkdtempSync(path.join(DATA_FOLDERS, "host-headers-"));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

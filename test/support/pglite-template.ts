@@ -4,8 +4,6 @@
  */
 import { createHash } from "node:crypto";
 import {
-  accessSync,
-  constants,
   cpSync,
   existsSync,
   mkdtempSync,
@@ -13,48 +11,15 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  statfsSync,
   statSync,
 } from "node:fs";
-import { freemem, tmpdir } from "node:os";
 import path from "node:path";
 import { migrate, MIGRATIONS_DIR } from "../../server/migrations.ts";
 import { createPgliteExecutor } from "../../server/pglite-executor.ts";
 import { releaseLock, tryLock } from "../../scripts/lock-file.ts";
+import { DATA_FOLDERS } from "./data-folders.ts";
 
 const ROOT = path.resolve(__dirname, "../..");
-
-/** Linux's shared-memory folder: usually a tmpfs (checked below), absent elsewhere. */
-const SHARED_MEMORY = "/dev/shm";
-/**
- * What it and the machine must have free: a run holds a dozen or so folders of 40 MB and more at
- * once, and a container's is often 64 MB (Docker's default).
- */
-const SHARED_MEMORY_NEEDED = 4 * 1024 ** 3;
-/** Linux's number for a tmpfs in statfs(2)'s `f_type`. */
-const TMPFS_MAGIC = 0x01021994;
-
-function memoryBacked(): boolean {
-  // A temporary folder of the user's own choosing (TMPDIR) is kept.
-  if (tmpdir() !== "/tmp") return false;
-  try {
-    const { type, bavail, bsize } = statfsSync(SHARED_MEMORY);
-    if (type !== TMPFS_MAGIC) return false;
-    accessSync(SHARED_MEMORY, constants.W_OK);
-    return bavail * bsize >= SHARED_MEMORY_NEEDED && freemem() >= SHARED_MEMORY_NEEDED;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Where the tests' PGlite folders (and their template) go: Linux's tmpfs at /dev/shm when there is
- * one with room and the temporary folder is the default /tmp, else the temporary folder. A stack
- * copies 1,042 files; on this project's ext4 that took 0.12 s of CPU, in memory 0.03 s, and
- * PGlite's writes are cheaper there too. Only for what Node opens: Deno asks for every permission
- * for a path under /dev, so its hosts' folders stay in the temporary folder.
- */
-export const DATA_FOLDERS = memoryBacked() ? SHARED_MEMORY : tmpdir();
 
 const TEMPLATE_PREFIX = "newsletter-pglite-template-";
 /** Templates of other schema versions, and builds a killed run left, are removed after a week. */

@@ -8,7 +8,8 @@ import path from "node:path";
 import { readVariable } from "../../supabase/functions/_shared/contract/variables.ts";
 import { freePort } from "./free-port";
 import { npmScript, startProcess } from "./process";
-import { copyMigratedPglite, DATA_FOLDERS } from "./pglite-template";
+import { DATA_FOLDERS } from "./data-folders";
+import { copyMigratedPglite } from "./pglite-template";
 
 export const ROOT = path.resolve(__dirname, "../..");
 /**

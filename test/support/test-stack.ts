@@ -21,7 +21,8 @@ import { type GatewayOptions, type SupabaseGateway, startSupabaseGateway } from 
 import { DENO_ENV, type DenoRuntime, denoExecutable } from "./deno/runtimes.ts";
 import { startProcess } from "./process.ts";
 import { ROOT } from "./stack.ts";
-import { copyMigratedPglite, DATA_FOLDERS } from "./pglite-template.ts";
+import { DATA_FOLDERS } from "./data-folders.ts";
+import { copyMigratedPglite } from "./pglite-template.ts";
 
 /** A new data folder holding an empty, migrated PGlite database (removed by the caller). */
 export async function preparedDataDir(): Promise<string> {
