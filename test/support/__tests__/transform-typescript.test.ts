@@ -37,6 +37,24 @@ describe("the Node projects' TypeScript in Jest", () => {
     expect(made).toMatchObject({ label: "defined", id: 7 });
   });
 
+  it("compiles every file in strict mode, as tsconfig's `strict` says and tsx does", () => {
+    const { self, write } = run(`
+      export function self(this: unknown) { return this; }
+      export function write() { Object.freeze({ a: 1 }).a = 2; }
+    `);
+    expect((self as () => unknown)()).toBeUndefined();
+    expect(write as () => void).toThrow(TypeError);
+  });
+
+  it("refuses what it would compile otherwise than written: a mocked module and import.meta", () => {
+    // Spelled in two parts: the transform reads this file's own text too.
+    const mocking = ["jest", 'mock("./x.ts");'].join(".");
+    expect(() => transform.process(mocking, "/virtual/mocks.ts")).toThrow(/not hoisted/);
+    expect(() => transform.process("export const at = import.meta.url;", "/virtual/meta.ts")).toThrow(
+      /import\.meta/,
+    );
+  });
+
   it("drops what is only a type and keeps import() for Jest's modules", () => {
     const { code } = transform.process(
       'import type { Kind } from "./kinds.ts";\nexport const later = () => import("./later.ts");\nexport const kind: Kind = 1;',

@@ -1,10 +1,12 @@
 /**
  * Jest's transform for the Node projects (backend, e2e): esbuild, the compiler tsx runs our
  * commands and the stack with, turns each TypeScript or JavaScript file into CommonJS for the
- * Node version running the tests, with tsconfig.json's options that change what code means.
- * It keeps `import()` as it is (Jest's vm modules answer it) and checks no types (`npm run check`
- * does). babel-jest did this before, at about 25 ms of CPU a file: on a fresh clone, whose paths
- * Jest's cache did not know, every file of the run was compiled again (see docs/testing.md).
+ * Node version running the tests, with tsconfig.json's compiler options as tsx reads them (strict
+ * mode, class fields defined). It keeps `import()` as it is (Jest's vm modules answer it) and
+ * checks no types (`npm run check` does). babel-jest did this before, at about 25 ms of CPU a file:
+ * on a fresh clone, whose paths Jest's cache did not know, every file of the run was compiled again
+ * (see docs/testing.md). Unlike babel-jest it does not hoist `jest.mock()` above the imports, so a
+ * file that calls it is refused rather than given the real module.
  */
 const { createHash } = require("node:crypto");
 const { readFileSync } = require("node:fs");
@@ -20,11 +22,13 @@ const OPTIONS = {
   platform: "node",
   target: `node${process.versions.node}`,
   sourcemap: true,
-  // Class fields are defined, not assigned, as tsconfig's ES2022 target means (and tsx compiles).
-  tsconfigRaw: { compilerOptions: { target: compilerOptions.target, jsx: compilerOptions.jsx } },
+  // esbuild reads what changes the code's meaning (`strict`: "use strict" in every file; the
+  // target's defined class fields) and leaves the rest (types, paths), as tsx does.
+  tsconfigRaw: { compilerOptions },
 };
 
-const LOADERS = { ".ts": "ts", ".tsx": "tsx", ".js": "js", ".jsx": "jsx", ".cjs": "js", ".mjs": "js" };
+// What jest.config.js hands it: "^.+\\.[jt]sx?$".
+const LOADERS = { ".ts": "ts", ".tsx": "tsx", ".js": "js", ".jsx": "jsx" };
 
 /** What a file's compiled form depends on besides its text: this file, esbuild, Node, tsconfig. */
 const SALT = [readFileSync(__filename, "utf8"), esbuild.version, JSON.stringify(OPTIONS)].join("\0");
@@ -44,7 +48,11 @@ module.exports = {
   process(source, file) {
     const loader = LOADERS[path.extname(file)];
     if (!loader) throw new Error(`No TypeScript transform for ${file}`);
-    const { code, map } = esbuild.transformSync(source, { ...OPTIONS, loader, sourcefile: file });
+    if (/\bjest\.mock\(\s*["'`]/.test(source))
+      throw new Error(`${file}: jest.mock() is not hoisted by this transform; pass the fake in instead`);
+    const { code, map, warnings } = esbuild.transformSync(source, { ...OPTIONS, loader, sourcefile: file });
+    // A warning is code that would run otherwise than written (`import.meta` in CommonJS is {}).
+    if (warnings.length > 0) throw new Error(`${file}: ${warnings.map((w) => w.text).join("; ")}`);
     return { code, map };
   },
 };
