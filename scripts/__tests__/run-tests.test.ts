@@ -174,15 +174,13 @@ it("runs Jest's workers with the V8 flags of the processes the tests start", () 
   expect(jest.env?.NODE_OPTIONS).toBe("--experimental-vm-modules");
 });
 
-// Each ends with `--`, so `npm run test:backend -- FILE` runs FILE: Jest's --selectProjects takes
-// every word after it as a project's name.
 it("is what package.json's test:site, test:backend and test:e2e run, with their project", () => {
   const { scripts } = JSON.parse(readFileSync(path.join(__dirname, "../../package.json"), "utf8")) as {
     scripts: Record<string, string>;
   };
   const { NODE_OPTIONS: _, ...env } = process.env;
   for (const project of ["site", "backend", "e2e"]) {
-    const jest = jestCommand(["--selectProjects", project, "--"], env);
+    const jest = jestCommand(["--selectProjects", project], env);
     const jestFile = path.relative(path.join(__dirname, "../.."), jest.args[TEST_NODE_FLAGS.length]);
     const args = [...TEST_NODE_FLAGS, jestFile, ...jest.args.slice(TEST_NODE_FLAGS.length + 1)];
     expect(scripts[`test:${project}`]).toBe(`NODE_OPTIONS=${jest.env?.NODE_OPTIONS} node ${args.join(" ")}`);

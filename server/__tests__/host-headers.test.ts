@@ -171,12 +171,12 @@ describe("_headers on a site of 3,650 Effects", () => {
   let dir: string;
   let file: string;
   beforeAll(() => {
-    // In memory where it can: its 18,000 files took 4 to 16 s on this VM's ext4, 0.5 s on its tmpfs.
+    // In memory where it can: its 18,000 files took 4 to 16 s on this VM's ext4, 0.5 s in tmpfs.
     dir = mkdtempSync(path.join(DATA_FOLDERS, "host-headers-"));
     writeBuiltSite(dir, 3_650);
     file = hostHeaders(dir, ORIGINS);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
   it("stays within Cloudflare Pages' 100 rules and 2,000 characters a line", () => {
     expect(sitePaths(dir).length).toBeGreaterThan(18_000);

@@ -2,8 +2,8 @@
  * A Jest reporter beside the default one: after every run, how long each project took (from its
  * first test file's start to its last one's end, the files' own time summed, and the CPU they cost
  * with their children, cpu-time.js) and its slowest files, so a run that grows says where.
- * `npm test` must stay within 10 minutes on two cores. With JEST_TIMES_FILE set, every file's start,
- * time and CPU are written there as JSON too.
+ * `npm test` must stay within 10 minutes on two cores. With JEST_TIMES_FILE set, every file's
+ * start, time and CPU are written there as JSON too.
  *
  * The same tests took from 557 to 731 s on one 2-core VM, so a run of many files (a project or
  * more) also says how fast the machine was: Lighthouse's benchmark index (`computeBenchmarkIndex`,
