@@ -82,7 +82,8 @@ export class CardDrawing {
    * Writes each published Effect's card into the built site, drawing only those not in the cache
    * (or waiting for those `begin` began), and removes the card of a day no longer published (and
    * its folder, if nothing else is left). Fails naming the first Effect whose card could not be
-   * drawn.
+   * drawn, once no copy and no drawing it began is still writing: nothing touches the site or the
+   * cache after the build has failed.
    */
   async write(publicDir: string, source: CardsSource): Promise<{ drawn: number; cached: number }> {
     const { published, brand, eyebrow, cacheDir = CARD_CACHE_DIR } = source;
@@ -97,8 +98,9 @@ export class CardDrawing {
     const used = new Set<string>();
     const queue = [...published];
     // A few at a time: the copies are the disk's work, the drawing the threads'.
+    let failure: { error: unknown } | undefined;
     const copier = async () => {
-      for (let effect = queue.shift(); effect; effect = queue.shift()) {
+      for (let effect = queue.shift(); effect && !failure; effect = queue.shift()) {
         const file = cacheFile(cardContent(effect, { brand, eyebrow }), cacheDir);
         used.add(path.basename(file));
         const drawn = this.drawing.get(file);
@@ -109,7 +111,18 @@ export class CardDrawing {
         await copyFile(file, fileOf(effect.date));
       }
     };
-    await Promise.all(Array.from({ length: 8 }, copier));
+    const copiers = Array.from({ length: 8 }, () =>
+      copier().catch((error: unknown) => {
+        failure ??= { error };
+      }),
+    );
+    await Promise.all(copiers);
+    if (failure) {
+      // The cards no copier reached may still be drawing: they settle before the build fails.
+      await Promise.allSettled(this.drawing.values());
+      this.drawing.clear();
+      throw failure.error;
+    }
     await pruneCache(cacheDir, used);
     return counts;
   }

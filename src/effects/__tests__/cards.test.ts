@@ -163,6 +163,11 @@ describe("an Effect's social card", () => {
       /^The social card of the Effect of (\S+) \("(.+)"\) could not be drawn: ENOTDIR/.exec(failure ?? "") ??
       [];
     expect(published).toContainEqual({ date, title });
+    // Once the build has failed nothing more is written: with the file that stopped the cache
+    // gone, a card still drawing would make the cache's folder and write into it.
+    rmSync(path.join(dir, "not-a-folder"));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(readdirSync(dir, { recursive: true })).toEqual([]);
   });
 
   it("leaves the cache with the cards in use, and those of the last 30 days", async () => {
