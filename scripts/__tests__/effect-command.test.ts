@@ -203,10 +203,11 @@ describe("preview, a test mail, status, and an Effect read from SITE_URL", () =>
   let site: LoopbackServer;
   let siteUrl: string;
   let env: Record<string, string>;
+  let emptyPublic: string;
 
   beforeAll(async () => {
     smtp = await createSmtpCapture();
-    const emptyPublic = mkdtempSync(path.join(tmpdir(), "effect-public-"));
+    emptyPublic = mkdtempSync(path.join(tmpdir(), "effect-public-"));
     storage = await pgliteStorage(emptyPublic);
     const db = await storage.db();
     await seedConfirmed(db, 3);
@@ -221,6 +222,7 @@ describe("preview, a test mail, status, and an Effect read from SITE_URL", () =>
     await smtp?.stop();
     await storage?.close();
     await site?.close();
+    if (emptyPublic) rmSync(emptyPublic, { recursive: true, force: true });
   });
 
   it("writes the preview as .eml and .html and prints their paths", async () => {
