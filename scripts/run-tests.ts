@@ -128,7 +128,7 @@ export function jestCommand(args: string[], env: NodeJS.ProcessEnv): Command {
 
 async function main(): Promise<void> {
   process.exitCode = await checkBesideTests(
-    { command: process.execPath, args: ["--import", "tsx", "scripts/check.ts"] },
+    { command: process.execPath, args: ["scripts/run-typescript.cjs", "scripts/check.ts"] },
     jestCommand(process.argv.slice(2), process.env),
   );
 }

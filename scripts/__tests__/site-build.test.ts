@@ -284,7 +284,6 @@ describe("a build for the browser tests' own folder", () => {
       `import { buildSiteIfStale } from ${JSON.stringify(path.resolve(__dirname, "../site-build.ts"))};\n` +
         `buildSiteIfStale(process.argv[2], process.argv[3]);\n`,
     );
-    // From the project, whose node_modules has tsx.
     const child = spawn(process.execPath, typeScript(runner, root, path.join(root, ".test-site")), {
       cwd: path.resolve(__dirname, "../.."),
       env: { ...process.env, EFFECTS_TODAY: "2026-11-21", ...env },

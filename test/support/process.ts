@@ -72,13 +72,12 @@ export const TEST_NODE_FLAGS = ["--liftoff-only", "--max-opt=2"];
 
 /**
  * The arguments to `process.execPath` that run one of the project's TypeScript programs as
- * package.json's scripts do: one Node process with tsx's loader, `node --import tsx FILE ARGS`
- * (tsx's own command would start a second Node process to run it), with TEST_NODE_FLAGS.
+ * package.json's scripts do (`node scripts/run-typescript.cjs FILE ARGS`: one Node process, the
+ * program bundled once and then required), with TEST_NODE_FLAGS.
  */
 export const typeScript = (file: string, ...args: string[]): string[] => [
   ...TEST_NODE_FLAGS,
-  "--import",
-  "tsx",
+  path.join(ROOT, "scripts", "run-typescript.cjs"),
   file,
   ...args,
 ];
