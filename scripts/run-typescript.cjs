@@ -148,8 +148,8 @@ function removeStale() {
   }
 }
 
-function run(bundleFile, entry, args) {
-  process.argv = [process.argv[0], entry, ...args];
+function run(bundleFile, file, args) {
+  process.argv = [process.argv[0], path.resolve(file), ...args];
   process.setSourceMapsEnabled(true);
   require(bundleFile);
 }
@@ -160,17 +160,19 @@ function main() {
     console.error("usage: node scripts/run-typescript.cjs FILE.ts [ARGS...]");
     process.exit(2);
   }
-  const entry = path.resolve(file);
-  if (!fs.existsSync(entry)) {
+  if (!fs.existsSync(file)) {
     console.error(`run-typescript: ${file} does not exist`);
     process.exit(2);
   }
   const key = builderKey();
-  const id = hash(path.relative(ROOT, entry)).slice(0, 8);
+  // Its real path, as esbuild and Node name a module reached through a symbolic link; and one id
+  // for it in each project that may share this cache (through a linked node_modules).
+  const entry = fs.realpathSync(file);
+  const id = hash(`${ROOT}\0${entry}`).slice(0, 8);
   const ready = freshBundle(manifestPath(id), key);
   if (ready) {
     try {
-      return run(ready, entry, args);
+      return run(ready, file, args);
     } catch (error) {
       // A run that bundled the program anew may have removed this bundle since it was found.
       if (error?.code !== "MODULE_NOT_FOUND" || fs.existsSync(ready)) throw error;
@@ -179,7 +181,7 @@ function main() {
   bundle(entry, id, key).then(
     // Run outside the promise, so that what the program throws at its top level is uncaught, as
     // it would be had it been required at once.
-    (made) => setImmediate(() => run(made, entry, args)),
+    (made) => setImmediate(() => run(made, file, args)),
     (error) => {
       const messages = (error.errors ?? []).map(
         (e) => `${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`,

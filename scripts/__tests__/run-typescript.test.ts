@@ -8,8 +8,10 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -31,7 +33,8 @@ const helperSource = (word: string) =>
 describe("run-typescript", () => {
   let dir: string;
   beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), "run-typescript-"));
+    // Its real path: what esbuild and Node name the modules in it by.
+    dir = realpathSync(mkdtempSync(path.join(tmpdir(), "run-typescript-")));
   });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -85,6 +88,18 @@ describe("run-typescript", () => {
         },
       });
     }
+  });
+
+  it("runs a program reached through a symbolic link as Node would, as the main module", () => {
+    // As deploying-doc.test.ts's checkout, whose scripts/ links to the project's.
+    const folder = program("linked", { "main.ts": MAIN, "lib/helper.ts": helperSource("linked") });
+    const link = path.join(dir, "link");
+    symlinkSync(folder, link);
+    const result = run(path.join(link, "main.ts"));
+    expect(result.status).toBe(3);
+    const { argv, own } = JSON.parse(result.stdout);
+    expect(argv).toEqual([path.join(link, "main.ts")]);
+    expect(own).toEqual({ main: true, dir: folder, file: path.join(folder, "main.ts") });
   });
 
   it("reuses the bundle while nothing changed, and sees a change that kept the file's time", () => {
