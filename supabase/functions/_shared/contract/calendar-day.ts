@@ -83,12 +83,15 @@ export function startOfDay(day: string, timeZone: string): Date {
 }
 
 // Made once: making a formatter costs fifty times what formatting a day does, and a build of
-// thousands of Effects labels each day a few times (its page, its mail, its card).
-const DAY_LABEL = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "long" });
+// thousands of Effects labels each day a few times (its page, its mail, its card). Made when
+// first used: the first formatter of a process costs about 20 ms of CPU, which a command that
+// labels no day (most of them load this module) need not pay.
+let dayLabelFormat: Intl.DateTimeFormat | undefined;
 
 /** How a day reads on the page and in the mail: "November 21, 2026". */
 export function dayLabel(day: string): string {
-  return DAY_LABEL.format(new Date(`${day}T00:00:00Z`));
+  dayLabelFormat ??= new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "long" });
+  return dayLabelFormat.format(new Date(`${day}T00:00:00Z`));
 }
 
 /**

@@ -40,8 +40,14 @@ export interface ChartLabels {
   complained: string;
 }
 
-const SHORT_DAY = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "short", day: "numeric" });
-const shortDay = (day: string) => SHORT_DAY.format(new Date(`${day}T00:00:00Z`));
+// Made when first used, as calendar-day.ts's dayLabel.
+let shortDayFormat: Intl.DateTimeFormat | undefined;
+const shortDay = (day: string) =>
+  (shortDayFormat ??= new Intl.DateTimeFormat("en-US", {
+    timeZone: "UTC",
+    month: "short",
+    day: "numeric",
+  })).format(new Date(`${day}T00:00:00Z`));
 
 /** `svg` (one of charts.ts's drawings) placed at `y` inside another. */
 const placedAt = (svg: string, y: number) => svg.replace(/^<svg /, `<svg x="0" y="${y}" `);

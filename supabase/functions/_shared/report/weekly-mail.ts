@@ -22,13 +22,13 @@ const number = (value: number) => value.toLocaleString("en-US");
 export const signed = (value: number) =>
   value > 0 ? `+${number(value)}` : value < 0 ? `−${number(-value)}` : "0";
 
-const RANGE = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "long" });
+// Made when first used, as calendar-day.ts's dayLabel: every command loads this module.
+let range: Intl.DateTimeFormat | undefined;
 /** "November 16 – 22, 2026", "November 30 – December 6, 2026". */
 export const weekLabel = (week: ReportWeek): string =>
-  RANGE.formatRange(new Date(`${week.from}T00:00:00Z`), new Date(`${week.to}T00:00:00Z`)).replace(
-    /[\u2009\u202f]/g,
-    " ",
-  );
+  (range ??= new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "long" }))
+    .formatRange(new Date(`${week.from}T00:00:00Z`), new Date(`${week.to}T00:00:00Z`))
+    .replace(/[\u2009\u202f]/g, " ");
 
 const left = (period: FlowCounts) => period.unsubscribed + period.bounced + period.complained;
 
