@@ -1,5 +1,5 @@
 // The CPU a test file costs, its own process's and that of every child it started and waited for
-// (Chromium, a stack, a build, a tsx command), read from /proc/self/stat around the file: the test
+// (Chromium, a stack, a build, a command), read from /proc/self/stat around the file: the test
 // environment writes it beside the run (JEST_CPU_DIR, set by project-times.js), the reporter sums
 // it per project. Elsewhere than on Linux there is no /proc and nothing is written.
 const { mkdirSync, readFileSync, writeFileSync } = require("node:fs");
