@@ -6,13 +6,17 @@
  * (packages stay outside and are required from node_modules as usual), kept in
  * node_modules/.cache/run-typescript/ and required. A later run reuses the bundle while every
  * file that went into it, tsconfig.json and package.json have the same content (compared by
- * hash, not by time: a checkout can keep a file's time and change its content); otherwise it
- * bundles again first (about 0.1 to 0.3 s). No loader hook runs: tsx's hooks, which check
+ * hash, not by time: a checkout can keep a file's time and change its content) and no file was
+ * added beside one of them; otherwise it bundles again first (about 0.1 to 0.3 s). No loader hook runs: tsx's hooks, which check
  * every module Node loads, took half the CPU of a short command (a `subscribers stats` 1.2 s
  * with tsx and 0.65 s from a bundle). Source maps are on, so a stack names the .ts files.
  *
  * In the bundle each file keeps its own `__dirname` and `__filename`, and
  * `require.main === module` is true in FILE alone, as they were when each file was a module.
+ * What a bundle does differently, none of it used here: `require.resolve("./x")` and a
+ * `require` of a path computed at run time start from the cache's folder, and a top-level
+ * `const` read before its line is `undefined` rather than an error. An esbuild warning (such as
+ * `import.meta`, empty in CommonJS) stops the run, as it fails the tests' transform.
  */
 "use strict";
 const { createHash } = require("node:crypto");
@@ -43,6 +47,15 @@ function builderKey() {
 
 const manifestPath = (id) => path.join(CACHE, `${id}.json`);
 
+/** The sorted names in `folder` (relative to ROOT), hashed: a file added there may shadow one. */
+const listingHash = (folder) => {
+  try {
+    return hash(fs.readdirSync(path.join(ROOT, folder)).sort().join("\0"));
+  } catch {
+    return "";
+  }
+};
+
 /** The bundle for `entry` if the manifest says one was made from the files as they are now. */
 function freshBundle(manifestFile, key) {
   let manifest;
@@ -53,66 +66,121 @@ function freshBundle(manifestFile, key) {
   }
   if (manifest.key !== key) return undefined;
   for (const [file, sum] of Object.entries(manifest.inputs)) if (readHash(file) !== sum) return undefined;
+  for (const [folder, sum] of Object.entries(manifest.folders))
+    if (listingHash(folder) !== sum) return undefined;
   const bundle = path.join(CACHE, manifest.bundle);
   return fs.existsSync(bundle) ? bundle : undefined;
 }
 
-const inPackage = (file) => file.split(path.sep).includes("node_modules");
+/** Whether `file` is a package's, below the project's node_modules (or a test's elsewhere). */
+const inPackage = (file) => path.relative(ROOT, file).split(path.sep).includes("node_modules");
+
+const COMPARED_TO_MAIN =
+  /\brequire\.main\s*(===|!==|==|!=)\s*module\b|\bmodule\s*(===|!==|==|!=)\s*require\.main\b/g;
+const DECLARES_NAMES = /\b(?:const|let|var|function)\s+__(?:dirname|filename)\b/;
 
 /**
- * Gives each project file its own folder and name, and `require.main === module` to FILE only;
- * leaves a package's file imported by its path (as `require.resolve` gives it) to Node's require.
+ * Gives each project file its own `__dirname` and `__filename` (declared at the start of its
+ * first line, so lines keep their numbers; esbuild renames each file's copy) and
+ * `require.main === module` (and `!==`, either way round) to FILE only; leaves a package's file
+ * imported by its path (as `require.resolve` gives it) to Node's require. Records the hash of
+ * what it read in `read`: a file changed while the bundle is made must not count as bundled; and
+ * in `shifted` how far its first line moved.
  */
-const ownNames = (entry) => ({
+const ownNames = (entry, read, shifted) => ({
   name: "own-names",
   setup(build) {
     build.onResolve({ filter: /^\// }, (args) =>
       inPackage(args.path) ? { path: args.path, external: true } : undefined,
     );
-    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, (args) => {
+    build.onLoad({ filter: /\.(?:[cm]?[jt]sx?|json)$/ }, (args) => {
       if (inPackage(args.path)) return undefined;
       const source = fs.readFileSync(args.path, "utf8");
-      const contents = source
-        .replace(/\brequire\.main\s*===\s*module\b/g, args.path === entry ? "true" : "false")
-        .replace(/\b__dirname\b/g, JSON.stringify(path.dirname(args.path)))
-        .replace(/\b__filename\b/g, JSON.stringify(args.path));
+      read.set(args.path, hash(source));
       const extension = path.extname(args.path).slice(1).replace(/^[cm]/, "");
+      if (extension === "json") return { contents: source, loader: "json" };
+      let contents = source.replace(COMPARED_TO_MAIN, (_, left, right) =>
+        String((left ?? right).startsWith("=") === (args.path === entry)),
+      );
+      if (/\b__(?:dirname|filename)\b/.test(contents) && !DECLARES_NAMES.test(contents)) {
+        const names = `const __dirname = ${JSON.stringify(path.dirname(args.path))}, __filename = ${JSON.stringify(args.path)};`;
+        // After a first line `#!...`, which must stay first.
+        if (contents.startsWith("#!")) contents = contents.replace("\n", `\n${names}`);
+        else {
+          contents = names + contents;
+          shifted.set(args.path, names.length);
+        }
+      }
       return { contents, loader: extension };
     });
   },
 });
 
+/** esbuild's errors or warnings, one a line, each with its file, line and column as written. */
+const described = (messages, shifted) =>
+  messages
+    .map(({ location, text }) => {
+      if (!location) return text;
+      const file = path.resolve(ROOT, location.file);
+      const column = location.column - (location.line === 1 ? (shifted.get(file) ?? 0) : 0);
+      return `${file}:${location.line}:${column}: ${text}`;
+    })
+    .join("\n");
+
 async function bundle(entry, id, key) {
   const esbuild = require("esbuild");
   const name = `${path.basename(entry).replace(/\.[^.]+$/, "")}-${id}`;
-  const result = await esbuild.build({
-    entryPoints: [entry],
-    absWorkingDir: ROOT,
-    outfile: path.join(CACHE, `${name}.cjs`),
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: "node",
-    format: "cjs",
-    packages: "external",
-    target: `node${process.versions.node.split(".")[0]}`,
-    sourcemap: "inline",
-    sourcesContent: false,
-    logLevel: "silent",
-    plugins: [ownNames(entry)],
-  });
+  const inputs = Object.fromEntries(SETTINGS.map((file) => [file, readHash(file)]));
+  const read = new Map();
+  const shifted = new Map();
+  let result;
+  try {
+    result = await esbuild.build({
+      entryPoints: [entry],
+      absWorkingDir: ROOT,
+      // One tsconfig.json for every file, as tsx and the tests' transform use.
+      tsconfig: path.join(ROOT, "tsconfig.json"),
+      outfile: path.join(CACHE, `${name}.cjs`),
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: "node",
+      format: "cjs",
+      packages: "external",
+      target: `node${process.versions.node.split(".")[0]}`,
+      // Classes and functions keep their names (in errors, logs), though two files share one.
+      keepNames: true,
+      sourcemap: "inline",
+      sourcesContent: false,
+      logLevel: "silent",
+      plugins: [ownNames(entry, read, shifted)],
+    });
+  } catch (error) {
+    throw new Error(error.errors?.length ? described(error.errors, shifted) : String(error));
+  } finally {
+    // esbuild's service process would otherwise live as long as the program.
+    await esbuild.stop();
+  }
+  // As the tests' transform (test/support/jest/transform-typescript.js): a warning is a mistake,
+  // such as `import.meta`, which CommonJS leaves empty.
+  if (result.warnings.length > 0) throw new Error(described(result.warnings, shifted));
   const code = result.outputFiles[0].contents;
   const file = `${name}-${hash(code).slice(0, 12)}.cjs`;
-  const inputs = {};
-  for (const input of [...Object.keys(result.metafile.inputs), ...SETTINGS]) inputs[input] = readHash(input);
+  const folders = {};
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const absolute = path.resolve(ROOT, input);
+    inputs[input] = read.get(absolute) ?? readHash(input);
+    const folder = path.dirname(input);
+    folders[folder] ??= listingHash(folder);
+  }
   fs.mkdirSync(CACHE, { recursive: true });
   // Written under a name of this process's own and renamed: a run that starts meanwhile sees the
   // old bundle or the whole new one, never half of one.
   const temporary = path.join(CACHE, `.${process.pid}-${file}`);
   fs.writeFileSync(temporary, code);
   fs.renameSync(temporary, path.join(CACHE, file));
-  const entryName = path.relative(ROOT, entry);
-  fs.writeFileSync(`${temporary}.json`, JSON.stringify({ entry: entryName, key, inputs, bundle: file }));
+  const manifest = { entry, key, inputs, folders, bundle: file };
+  fs.writeFileSync(`${temporary}.json`, JSON.stringify(manifest));
   fs.renameSync(`${temporary}.json`, manifestPath(id));
   removeStale();
   return path.join(CACHE, file);
@@ -175,7 +243,8 @@ function main() {
       return run(ready, file, args);
     } catch (error) {
       // A run that bundled the program anew may have removed this bundle since it was found.
-      if (error?.code !== "MODULE_NOT_FOUND" || fs.existsSync(ready)) throw error;
+      const missing = error?.code === "MODULE_NOT_FOUND" || error?.code === "ENOENT";
+      if (!missing || fs.existsSync(ready)) throw error;
     }
   }
   bundle(entry, id, key).then(
@@ -183,10 +252,7 @@ function main() {
     // it would be had it been required at once.
     (made) => setImmediate(() => run(made, file, args)),
     (error) => {
-      const messages = (error.errors ?? []).map(
-        (e) => `${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`,
-      );
-      console.error(`run-typescript: ${file} could not be bundled:\n${messages.join("\n") || error}`);
+      console.error(`run-typescript: ${file} could not be bundled:\n${error.message}`);
       process.exit(1);
     },
   );

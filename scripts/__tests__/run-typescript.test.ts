@@ -23,12 +23,13 @@ const ROOT = path.resolve(__dirname, "../..");
 const CACHE = path.join(ROOT, "node_modules", ".cache", "run-typescript");
 
 const MAIN = `import { helper } from "./lib/helper";
-const own = { main: require.main === module, dir: __dirname, file: __filename };
+const own = { main: require.main === module, dir: __dirname, file: __filename, notMain: module !== require.main };
 console.log(JSON.stringify({ argv: process.argv.slice(1), own, helper: helper() }));
 process.exitCode = 3;
 `;
 const helperSource = (word: string) =>
-  `export const helper = () => ({ word: "${word}", main: require.main === module, dir: __dirname, file: __filename });\n`;
+  `export const helper = () => ({ word: "${word}", main: require.main === module, dir: __dirname, file: __filename, ` +
+  `text: "__dirname stays a word" });\n`;
 
 describe("run-typescript", () => {
   let dir: string;
@@ -79,12 +80,13 @@ describe("run-typescript", () => {
       expect(result.status).toBe(3);
       expect(JSON.parse(result.stdout)).toEqual({
         argv: [main, "first", "with space"],
-        own: { main: true, dir: folder, file: main },
+        own: { main: true, dir: folder, file: main, notMain: false },
         helper: {
           word: "one",
           main: false,
           dir: path.join(folder, "lib"),
           file: path.join(folder, "lib/helper.ts"),
+          text: "__dirname stays a word",
         },
       });
     }
@@ -99,7 +101,7 @@ describe("run-typescript", () => {
     expect(result.status).toBe(3);
     const { argv, own } = JSON.parse(result.stdout);
     expect(argv).toEqual([path.join(link, "main.ts")]);
-    expect(own).toEqual({ main: true, dir: folder, file: path.join(folder, "main.ts") });
+    expect(own).toEqual({ main: true, dir: folder, file: path.join(folder, "main.ts"), notMain: false });
   });
 
   it("reuses the bundle while nothing changed, and sees a change that kept the file's time", () => {
@@ -130,7 +132,27 @@ describe("run-typescript", () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("main.ts could not be bundled");
-    expect(result.stderr).toMatch(/main\.ts:1: Could not resolve "\.\/lib\/helper"/);
+    expect(result.stderr).toContain(`${main}:1:23: Could not resolve "./lib/helper"`);
+  });
+
+  it("sees a new file that takes an import's place", () => {
+    const folder = program("shadow", {
+      "main.ts": `import { word } from "./word";\nconsole.log(word);\n`,
+      "word/index.ts": `export const word = "folder";\n`,
+    });
+    const main = path.join(folder, "main.ts");
+    expect(run(main).stdout).toBe("folder\n");
+    // Node and tsx take the file named as the import before the folder of that name.
+    writeFileSync(path.join(folder, "word.ts"), `export const word = "file";\n`);
+    expect(run(main).stdout).toBe("file\n");
+  });
+
+  it("refuses what CommonJS would silently leave empty, saying where", () => {
+    const folder = program("meta", { "main.ts": `console.log(import.meta.url);\n` });
+    const result = run(path.join(folder, "main.ts"));
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(`${path.join(folder, "main.ts")}:1:12: "import.meta" is not available`);
   });
 
   it("names the TypeScript file and line in an error's stack, bundled or reused", () => {
