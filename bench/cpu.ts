@@ -91,7 +91,7 @@ export function cpuThrottling(
 
 /** Lighthouse's benchmark index of this machine, measured `count` times in a fresh Chromium page. */
 export async function measureBenchmarkIndex(count = SAMPLES): Promise<number[]> {
-  // Lighthouse is an ES module; tsx runs this file as CommonJS, so it is imported dynamically.
+  // Lighthouse is an ES module; this file runs as CommonJS, so it is imported dynamically.
   const { pageFunctions } = await import("lighthouse/core/lib/page-functions.js");
   const browser = await launchChromium();
   try {

@@ -61,7 +61,7 @@ async function slowedPage(
 
 /** One cold Lighthouse run in a fresh Chromium, its CPU multiplier `cpu.multiplier`. */
 export async function lighthouseRun(url: string, cpu: CpuThrottling): Promise<Run> {
-  // Lighthouse is an ES module; tsx runs this file as CommonJS, so it is imported dynamically.
+  // Lighthouse is an ES module; this file runs as CommonJS, so it is imported dynamically.
   const { default: lighthouse } = await import("lighthouse");
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath,

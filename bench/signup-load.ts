@@ -102,11 +102,15 @@ async function serveChild(mode: string): Promise<void> {
 
 /** One server in its own process (this file with `mode`), resolved once it listens. */
 async function startChild(mode: string, env: Record<string, string>) {
-  const started = await startProcess(path.join(ROOT, "node_modules/.bin/tsx"), [__filename, mode], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    ready: /Listening on (http:\/\/\S+)/,
-  });
+  const started = await startProcess(
+    process.execPath,
+    [path.join(ROOT, "scripts/run-typescript.cjs"), __filename, mode],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      ready: /Listening on (http:\/\/\S+)/,
+    },
+  );
   // A stack finishes the mail in flight before it exits: give it time.
   return { url: started.ready[1].replace("localhost", "127.0.0.1"), stop: () => started.stop(15_000) };
 }

@@ -76,7 +76,7 @@ describe("a send over Resend killed with SIGKILL mid-request", () => {
     // A request after the first two is accepted and never answered: the sender is killed while it waits.
     resend.dropAnswers(0);
     const accepted = () => resend.requests.filter((request) => request.path === "/emails/batch").length;
-    // Node itself with tsx's loader, so the signal reaches the sender.
+    // Node itself, not npm, so the signal reaches the sender.
     let child: ChildProcess | undefined;
     const firstTwoAnswered = new Promise<void>((resolve) => {
       const check = setInterval(() => {

@@ -152,7 +152,7 @@ forEachBackend("a send killed with SIGKILL on %s", (backend) => {
   });
 
   it("mails nobody twice, sends everything not in doubt on the next run, and the rest only on request", async () => {
-    // Node itself with tsx's loader, so the signal reaches the sender (the tsx command is a wrapper process).
+    // Node itself, not npm, so the signal reaches the sender.
     const child: ChildProcess = spawn(process.execPath, typeScript(CLI, "send", DATE), {
       cwd: ROOT,
       env: { ...process.env, ...env },

@@ -105,7 +105,7 @@ forEachBackend("kill -9 during delivery on %s", (backend, postgresUrl) => {
     expect(beforeRestart).toBeLessThan(SIGNUPS);
 
     running = (await startStack(env)).child;
-    // From the moment the new process listens: its own start (tsx, PGlite) is not the mail's delay.
+    // From the moment the new process listens: its own start (PGlite's) is not the mail's delay.
     const restartedAt = performance.now();
     const received = () =>
       new Set(smtp.mails.flatMap((mail) => (mail.to && !Array.isArray(mail.to) ? [mail.to.text] : [])));
