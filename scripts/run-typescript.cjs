@@ -95,8 +95,9 @@ const ownNames = (entry, read, shifted) => ({
     );
     build.onLoad({ filter: /\.(?:[cm]?[jt]sx?|json)$/ }, (args) => {
       if (inPackage(args.path)) return undefined;
-      const source = fs.readFileSync(args.path, "utf8");
-      read.set(args.path, hash(source));
+      const bytes = fs.readFileSync(args.path);
+      read.set(args.path, hash(bytes));
+      const source = bytes.toString("utf8");
       const extension = path.extname(args.path).slice(1).replace(/^[cm]/, "");
       if (extension === "json") return { contents: source, loader: "json" };
       let contents = source.replace(COMPARED_TO_MAIN, (_, left, right) =>
