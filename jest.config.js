@@ -1,7 +1,7 @@
 // One `npm test` runs every project. The site's tests follow Gatsby's documented Jest setup
 // (https://www.gatsbyjs.com/docs/how-to/testing/unit-testing/); backend tests run in Node.
 // PGlite loads its WebAssembly with a dynamic import, so `npm test` sets --experimental-vm-modules.
-// The Node projects' TypeScript through esbuild, as tsx compiles it for the commands and the stack.
+// The Node projects' TypeScript through esbuild, as scripts/run-typescript.cjs bundles the commands.
 const nodeTransform = { "^.+\\.[jt]sx?$": "<rootDir>/test/support/jest/transform-typescript.js" };
 
 // Packages a worker loads once, outside the files' sandboxes, for the Node projects.

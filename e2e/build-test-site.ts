@@ -18,7 +18,7 @@ import {
 import { ROOT } from "../test/support/stack";
 
 const dir = process.argv[2];
-if (!dir) throw new Error("Usage: tsx e2e/build-test-site.ts RESULT_DIR");
+if (!dir) throw new Error("Usage: node scripts/run-typescript.cjs e2e/build-test-site.ts RESULT_DIR");
 try {
   // Left by the runs before the tests' site was built in a copy: its Gatsby cache (60 MB and more),
   // and the copy `npm start`'s test made for itself when it was stopped.

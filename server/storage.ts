@@ -109,7 +109,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   const folder = path.join(options.dataDir, "pglite");
   try {
     // Loaded here, not at the top: a command or stack on PostgreSQL never loads PGlite's engine
-    // (half a megabyte of JavaScript that tsx rewrites on every start, 0.2 s of CPU a process).
+    // (half a megabyte of JavaScript, and its WebAssembly).
     const { createPgliteExecutor } = await import("./pglite-executor.ts");
     const db = await createPgliteExecutor(folder);
     const migrations = await migrate(db).catch(async (error: unknown) => {

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { contentProblems } from "../check-content.ts";
+import { typeScript } from "../../test/support/process";
 
 const ROOT = path.resolve(__dirname, "../..");
 
@@ -75,9 +76,10 @@ describe("the content check a pull request runs", () => {
     const shared = path.join("supabase", "functions", "_shared");
     cpSync(path.join(ROOT, shared), path.join(root, shared), { recursive: true });
     edit("landing.yaml", (text) => text.replace(/^(\s+)buttonLabel:.*$/m, "$1buttonLabel: ' '"));
-    const run = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/check-content.ts"], {
+    // The copy run as the project runs its commands: its packages are the project's.
+    const run = spawnSync(process.execPath, typeScript("scripts/check-content.ts"), {
       cwd: root,
-      env: { ...process.env, GITHUB_ACTIONS: "true", NODE_PATH: path.join(ROOT, "node_modules") },
+      env: { ...process.env, GITHUB_ACTIONS: "true" },
       encoding: "utf8",
     });
     expect(run.status).toBe(1);
