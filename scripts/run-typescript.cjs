@@ -7,9 +7,10 @@
  * node_modules/.cache/run-typescript/ and required. A later run reuses the bundle while every
  * file that went into it, tsconfig.json and package.json have the same content (compared by
  * hash, not by time: a checkout can keep a file's time and change its content) and no file was
- * added beside one of them; otherwise it bundles again first (about 0.1 to 0.3 s). No loader hook runs: tsx's hooks, which check
- * every module Node loads, took half the CPU of a short command (a `subscribers stats` 1.2 s
- * with tsx and 0.65 s from a bundle). Source maps are on, so a stack names the .ts files.
+ * added beside one of them; otherwise it bundles again first (about 0.1 to 0.3 s). No loader
+ * hook runs: tsx's hooks, which check every module Node loads, took half the CPU of a short
+ * command (a `subscribers stats` 1.2 s with tsx and 0.65 s from a bundle). Source maps are
+ * on, so a stack names the .ts files.
  *
  * In the bundle each file keeps its own `__dirname` and `__filename`, and
  * `require.main === module` is true in FILE alone, as they were when each file was a module.
@@ -81,11 +82,12 @@ const DECLARES_NAMES = /\b(?:const|let|var|function)\s+__(?:dirname|filename)\b/
 
 /**
  * Gives each project file its own `__dirname` and `__filename` (declared at the start of its
- * first line, so lines keep their numbers; esbuild renames each file's copy) and
+ * first line, or its second after a `#!` line, so lines keep their numbers; esbuild renames each
+ * file's copy) and
  * `require.main === module` (and `!==`, either way round) to FILE only; leaves a package's file
  * imported by its path (as `require.resolve` gives it) to Node's require. Records the hash of
  * what it read in `read`: a file changed while the bundle is made must not count as bundled; and
- * in `shifted` how far its first line moved.
+ * in `shifted` which line moved, and how far.
  */
 const ownNames = (entry, read, shifted) => ({
   name: "own-names",
@@ -106,11 +108,9 @@ const ownNames = (entry, read, shifted) => ({
       if (/\b__(?:dirname|filename)\b/.test(contents) && !DECLARES_NAMES.test(contents)) {
         const names = `const __dirname = ${JSON.stringify(path.dirname(args.path))}, __filename = ${JSON.stringify(args.path)};`;
         // After a first line `#!...`, which must stay first.
-        if (contents.startsWith("#!")) contents = contents.replace("\n", `\n${names}`);
-        else {
-          contents = names + contents;
-          shifted.set(args.path, names.length);
-        }
+        const line = contents.startsWith("#!") ? 2 : 1;
+        contents = line === 2 ? contents.replace("\n", `\n${names}`) : names + contents;
+        shifted.set(args.path, { line, by: names.length });
       }
       return { contents, loader: extension };
     });
@@ -123,7 +123,8 @@ const described = (messages, shifted) =>
     .map(({ location, text }) => {
       if (!location) return text;
       const file = path.resolve(ROOT, location.file);
-      const column = location.column - (location.line === 1 ? (shifted.get(file) ?? 0) : 0);
+      const shift = shifted.get(file);
+      const column = location.column - (shift?.line === location.line ? shift.by : 0);
       return `${file}:${location.line}:${column}: ${text}`;
     })
     .join("\n");
@@ -200,8 +201,7 @@ function removeStale() {
   for (const file of files.filter(isManifest)) {
     try {
       const manifest = JSON.parse(fs.readFileSync(path.join(CACHE, file), "utf8"));
-      if (typeof manifest.entry === "string" && fs.existsSync(path.resolve(ROOT, manifest.entry)))
-        kept.add(manifest.bundle);
+      if (typeof manifest.entry === "string" && fs.existsSync(manifest.entry)) kept.add(manifest.bundle);
       else fs.rmSync(path.join(CACHE, file), { force: true });
     } catch {
       // Another run removed it first.

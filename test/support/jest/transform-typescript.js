@@ -2,11 +2,12 @@
  * Jest's transform for the Node projects (backend, e2e): esbuild, the compiler that bundles our
  * commands and the stack (scripts/run-typescript.cjs), turns each TypeScript or JavaScript file
  * into CommonJS for the Node version running the tests, with tsconfig.json's compiler options as
- * esbuild reads them (strict mode, class fields defined). It keeps `import()` as it is (Jest's vm modules answer it) and
- * checks no types (`npm run check` does). babel-jest did this before, at about 25 ms of CPU a file:
- * on a fresh clone, whose paths Jest's cache did not know, every file of the run was compiled again
- * (see docs/testing.md). Unlike babel-jest it does not hoist `jest.mock()` above the imports, so a
- * file that calls it is refused rather than given the real module.
+ * esbuild reads them (strict mode, class fields defined). It keeps `import()` as it is (Jest's
+ * vm modules answer it) and checks no types (`npm run check` does). babel-jest did this before,
+ * at about 25 ms of CPU a file: on a fresh clone, whose paths Jest's cache did not know, every
+ * file of the run was compiled again (see docs/testing.md). Unlike babel-jest it does not hoist
+ * `jest.mock()` above the imports, so a file that calls it is refused rather than given the real
+ * module.
  */
 const { createHash } = require("node:crypto");
 const { readFileSync } = require("node:fs");
