@@ -4,8 +4,8 @@
  * test/support/deno/edge-runtime-twin.ts, whose `process.cpuUsage()` answers zeros as the hosted
  * runtime's does, behind the gateway stand-in, which counts the worker's JavaScript thread across
  * its requests, retires it past 1 s and stops it past 2 s, as the runtime does. On a real
- * PostgreSQL server, for SMTP (a loopback sink), Resend (its stand-in, batches of 100) and Amazon
- * SES (its stand-in, one signed request a mail), with an edition the size of a real one.
+ * PostgreSQL server, for every row of mail/transports.ts through its stand-in
+ * (test/support/transport-stand-ins.ts), with an edition the size of a real one.
  *
  * Two parts, per transport:
  * - the day: 3,000 subscribers (BENCH_SUBSCRIBERS), `send-effect` called until the edition is
@@ -13,7 +13,7 @@
  * - the estimate: with the gateway's limits lifted, one call's CPU as the worker estimated it
  *   (cpu-clock.ts, from its mails at the transport's cost) against the CPU the gateway counted.
  *   The estimate must not be lower, or a call could run into the platform's limit; the mails' cost
- *   in calibration units is printed, for the transport table (mail/create-mailer.ts).
+ *   in calibration units is printed, for the transport table (mail/transports.ts).
  *
  * It writes bench/send-effect-cpu-results.json, which `npm run bench` turns into verdicts and a
  * table in bench/RESULTS.md. About five minutes.
@@ -22,14 +22,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { readNumberVariable, readVariable } from "../supabase/functions/_shared/contract/variables.ts";
+import {
+  exampleValue,
+  TRANSPORTS,
+  type TransportVariable,
+} from "../supabase/functions/_shared/mail/transports.ts";
 import { seedConfirmed } from "../test/support/effect-fixtures.ts";
 import { postgresAvailable, startPostgres } from "../test/support/postgres-server.ts";
 import { servePublishedSite, sendingDay } from "../test/support/published-site.ts";
-import { startResendStandIn } from "../test/support/resend-stand-in.ts";
-import { startSesStandIn } from "../test/support/ses-stand-in.ts";
-import { createSmtpCapture } from "../test/support/smtp-capture.ts";
 import { SUPABASE_LIMITS } from "../test/support/supabase-gateway.ts";
 import { startGatewayTestStack, type TestStack } from "../test/support/test-stack.ts";
+import { TRANSPORT_STAND_INS } from "../test/support/transport-stand-ins.ts";
 import { markdownTable, textTable } from "./table.ts";
 
 const DATE = "2026-11-20";
@@ -64,7 +67,8 @@ const callSendEffect = async (stack: TestStack) => {
 interface Transport {
   name: string;
   env: Record<string, string>;
-  delivered(): number;
+  /** The mails the stand-in received for the first `readers` subscribers (`seedConfirmed`'s). */
+  delivered(readers: number): number;
   stop(): Promise<void>;
 }
 
@@ -110,6 +114,8 @@ const sendEffectEnv = (siteUrl: string, transport: Record<string, string>) => ({
   SEND_EFFECT_KEY: KEY,
   SEND_EFFECT_SECONDS: "140",
   MAIL_RATE_PER_SECOND: "0",
+  // No API account's pace either: the bench measures CPU, not a rate limit.
+  RESEND_REQUESTS_PER_SECOND: "0",
   EFFECT_BATCH_SIZE: "100",
   EFFECT_LEASE_SECONDS: "30",
 });
@@ -136,7 +142,7 @@ async function day(transport: Transport, postgresUrl: string, siteUrl: string): 
     return {
       transport: transport.name,
       calls: sent.length,
-      delivered: transport.delivered(),
+      delivered: transport.delivered(SUBSCRIBERS),
       maxCallCpuMs: Math.round(gateway?.cpuByFunction.get("send-effect") ?? 0),
       maxWorkerCpuMs: Math.round(gateway?.workerCpuByFunction.get("send-effect") ?? 0),
       mailsPerCall: Math.round(full.reduce((total, value) => total + value, 0) / full.length),
@@ -180,31 +186,31 @@ async function estimate(transport: Transport, postgresUrl: string, siteUrl: stri
   }
 }
 
-async function transports(): Promise<Array<() => Promise<Transport>>> {
-  return [
-    async () => {
-      const smtp = await createSmtpCapture();
+/**
+ * Every row of mail/transports.ts, through its stand-in, named as the doctor names it (without
+ * the server); a row without a stand-in stops the bench before anything is measured.
+ */
+function transports(): Array<() => Promise<Transport>> {
+  return TRANSPORTS.map((row) => {
+    if (!(row.variable in TRANSPORT_STAND_INS))
+      throw new Error(
+        `bench:send-effect-cpu: no stand-in for ${row.variable} in test/support/transport-stand-ins.ts`,
+      );
+    const name = row.dns(exampleValue(row))?.short.replace(/ \(.*\)$/, "") ?? row.variable;
+    const start = TRANSPORT_STAND_INS[row.variable as TransportVariable];
+    return async () => {
+      const standIn = await start();
       return {
-        name: "SMTP",
-        env: { SMTP_URL: smtp.url },
-        delivered: () => smtp.mails.length,
-        stop: () => smtp.stop(),
+        name,
+        env: standIn.env,
+        delivered: (readers) =>
+          Array.from({ length: readers }, (_, index) =>
+            standIn.received(`reader${index + 1}@example.com`),
+          ).reduce((total, count) => total + count, 0),
+        stop: () => standIn.close(),
       };
-    },
-    async () => {
-      const resend = await startResendStandIn();
-      return {
-        name: "Resend",
-        env: { RESEND_API_KEY: resend.apiKey, RESEND_API_URL: resend.url, RESEND_REQUESTS_PER_SECOND: "0" },
-        delivered: () => resend.mails.length,
-        stop: () => resend.close(),
-      };
-    },
-    async () => {
-      const ses = await startSesStandIn();
-      return { name: "SES", env: ses.env, delivered: () => ses.mails.length, stop: () => ses.close() };
-    },
-  ];
+    };
+  });
 }
 
 /** The verdicts `npm run bench` prints and records. */
@@ -289,7 +295,7 @@ async function main(): Promise<void> {
     estimates: [],
   };
   try {
-    for (const make of await transports()) {
+    for (const make of transports()) {
       const transport = await make();
       try {
         results.estimates.push(await estimate(transport, postgres.url, site.url));

@@ -8,8 +8,9 @@
  * `<name>`) and URLs are not checked.
  *
  * And docs/architecture.md stays a map, not a copy of the code: it names every folder that holds
- * source (in backticks, its whole path), stays within ARCHITECTURE_MAX_LINES, and leaves each
- * module's job to the module's own opening comment, which every module must have.
+ * source (in backticks, its whole path), stays within ARCHITECTURE_MAX_LINES of its own (the
+ * tables generated into it aside), and leaves each module's job to the module's own opening
+ * comment, which every module must have.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -176,8 +177,16 @@ export function modulesWithoutOpeningComment(root = ROOT): string[] {
     .sort();
 }
 
+/** A block `npm run config:docs` writes (`<!-- NAME:start (written by ...) -->` to `<!-- NAME:end -->`). */
+const GENERATED_BLOCK = /^<!-- ([\w-]+):start \(written by [^\n]*-->\n[\s\S]*?^<!-- \1:end -->$/gm;
+
+/**
+ * docs/architecture.md's lines as written by hand: a block generated from the code (the functions'
+ * table, one row a function) is left out, so a new function costs the budget nothing.
+ */
 export function architectureLines(root = ROOT): number {
-  return readFileSync(path.join(root, ARCHITECTURE), "utf8").trimEnd().split("\n").length;
+  const text = readFileSync(path.join(root, ARCHITECTURE), "utf8").replace(GENERATED_BLOCK, "");
+  return text.trimEnd().split("\n").length;
 }
 
 if (require.main === module) {
@@ -191,7 +200,7 @@ if (require.main === module) {
   const lines = architectureLines();
   if (lines > ARCHITECTURE_MAX_LINES)
     console.error(
-      `${ARCHITECTURE} has ${lines} lines; keep it under ${ARCHITECTURE_MAX_LINES}: say less, link more`,
+      `${ARCHITECTURE} has ${lines} lines of its own; keep it under ${ARCHITECTURE_MAX_LINES}: say less, link more`,
     );
   if (missing.length > 0)
     console.error(`\n${missing.length} references to files or folders that do not exist.`);

@@ -174,7 +174,7 @@ export function functionsTable(): string {
       ...(entry.sendsMail ? ["a mail transport"] : []),
     ];
     out.push(
-      `| \`${entry.name}\` | ${entry.routes.map((route) => `\`${route}\``).join(", ")} | ${needs.join(", ") || "nothing (each source is off until its secret is set)"} | ${cell(entry.purpose)} |`,
+      `| \`${entry.name}\` | ${entry.routes.map((route) => `\`${route}\``).join(", ")} | ${needs.join(", ") || "nothing"} | ${cell(entry.purpose)} |`,
     );
   }
   return out.join("\n");

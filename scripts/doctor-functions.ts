@@ -3,12 +3,12 @@
  * them: each function of the manifest answers at `<functions>/<name>`, Supabase's gateway lets a
  * call without a token reach it (`verify_jwt` off, as the manifest says), and the routes the site
  * calls from the browser allow the site's origins and no other. Every request changes nothing: a
- * GET of the function's POST route, which each function refuses with 405 before it reads a body
- * or the database, and CORS preflights (OPTIONS), which the app answers before any route. Each
- * request is given `REQUEST_TIMEOUT_MS`, and the functions are asked at once, so the whole check
- * takes at most two of those.
+ * route called with a method it does not take (`probeOf`), which each function refuses with 405
+ * before it reads a body or the database, and CORS preflights (OPTIONS), which the app answers
+ * before any route. Each request is given `REQUEST_TIMEOUT_MS`, and the functions are asked at
+ * once, so the whole check takes at most two of those.
  */
-import { FUNCTIONS } from "../supabase/functions/_shared/hosts.ts";
+import { FUNCTIONS, type FunctionEntry } from "../supabase/functions/_shared/hosts.ts";
 import type { Finding, Level } from "./doctor-dns.ts";
 
 export const REQUEST_TIMEOUT_MS = 5_000;
@@ -21,7 +21,7 @@ type Route = Entry["routes"][number];
  * link pages through supabase-js (src/newsletter/functions-client.ts), and the editor's sign-in
  * page its token (static/admin/sign-in.js). `satisfies` holds each to a route of the manifest.
  */
-const SITE_CALLS = [
+export const SITE_CALLS = [
   "POST /send-confirmation",
   "POST /confirm-subscription",
   "POST /unsubscribe",
@@ -99,11 +99,18 @@ const pathOf = (route: Route) => route.slice(route.indexOf("/"));
 const entryOf = (route: Route): Entry =>
   FUNCTIONS.find((entry) => entry.name === pathOf(route).split("/")[1]) as Entry;
 
-/** A GET of the function's POST route: refused with 405 by each function before anything is read. */
-function probePath(entry: Entry): string {
-  const post = (entry.routes as readonly Route[]).find((route) => route.startsWith("POST "));
-  if (!post) throw new Error(`${entry.name} has no POST route in the manifest to call`);
-  return pathOf(post).replace(/:[^/]+/g, "doctor");
+/**
+ * A call of a function's route with a method the route does not take, which each route refuses
+ * with 405 before anything is read (`methodNotAllowed`): a GET of its POST route, else a POST of
+ * its first route. A route's parameters are filled with `doctor`.
+ */
+export function probeOf(entry: Pick<FunctionEntry, "routes">): { method: "GET" | "POST"; path: string } {
+  const post = entry.routes.find((route) => route.startsWith("POST "));
+  const route = post ?? entry.routes[0];
+  return {
+    method: post ? "GET" : "POST",
+    path: route.slice(route.indexOf("/")).replace(/:[^/]+/g, "doctor"),
+  };
 }
 
 /** A finding about `entry` blocks sending when the function sends mail, as in the settings' check. */
@@ -266,8 +273,8 @@ function corsFindings(preflights: Preflight[], origins: string[], originSetting:
 export async function checkDeployedFunctions(deployed: DeployedFunctions): Promise<Finding[]> {
   const probes = await Promise.all(
     FUNCTIONS.map(async (entry) => {
-      const path = probePath(entry);
-      return { entry, path, reply: await ask(`${deployed.url}${path}`, { method: "GET" }) };
+      const { method, path } = probeOf(entry);
+      return { entry, path, reply: await ask(`${deployed.url}${path}`, { method }) };
     }),
   );
   const findings: Finding[] = [];

@@ -49,24 +49,23 @@ const GENERATED: Partial<Record<VariableName, string>> = {
 };
 
 /**
- * Variables the functions read that are not set through this file: Supabase sets its own, and the
- * others point the functions at the tests' stand-ins or serve a plain `deno run`.
+ * Variables the functions read that are not set through this file, beside those that point them at
+ * the tests' stand-ins (`standIn` in the registry): Supabase sets its own, and the last serves a
+ * plain `deno run`.
  */
 const NOT_SET_HERE: Partial<Record<VariableName, string>> = {
   SUPABASE_URL: "set by Supabase",
   SUPABASE_DB_URL: "set by Supabase",
   DATABASE_URL: "on Supabase the functions use SUPABASE_DB_URL",
-  RESEND_API_URL: "the tests' stand-in",
-  SES_API_URL: "the tests' stand-in",
-  CMS_GITHUB_URL: "the tests' stand-in",
   FUNCTION_PORT: "the tests' plain `deno run`",
 };
 
 /** Every setting a function reads on Supabase that the owner sets, in the registry's order. */
-export const HOSTED_SETTINGS: readonly Variable[] = VARIABLES.filter(
+export const HOSTED_SETTINGS: readonly Variable[] = (VARIABLES as readonly Variable[]).filter(
   (variable) =>
     (variable.readers.some((reader) => reader === "functions" || reader === "send-effect") ||
       variable.group === "Supabase (set there, not locally)") &&
+    !variable.standIn &&
     !(variable.name in NOT_SET_HERE),
 );
 

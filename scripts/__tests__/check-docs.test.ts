@@ -85,4 +85,19 @@ describe("the docs check", () => {
   it("keeps docs/architecture.md a map: within its line budget", () => {
     expect(architectureLines()).toBeLessThanOrEqual(ARCHITECTURE_MAX_LINES);
   });
+
+  it("counts architecture.md's own lines, not a table written into it from the code", () => {
+    const table = Array.from({ length: 40 }, (_, row) => `| f${row} | POST /f${row} |`).join("\n");
+    const root = repository({
+      "docs/architecture.md":
+        "# Map\n\nOne line.\n<!-- functions:start (written by npm run config:docs from manifest.ts) -->\n" +
+        `${table}\n<!-- functions:end -->\nThe end.\n<!-- notes:start -->\nkept\n<!-- notes:end -->\n`,
+    });
+    try {
+      // The title, the blank, "One line.", the table's place, "The end." and the unmarked block.
+      expect(architectureLines(root)).toBe(8);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

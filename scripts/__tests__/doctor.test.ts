@@ -13,7 +13,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { runDoctor } from "../doctor.ts";
-import { FOREIGN_ORIGIN, REQUEST_TIMEOUT_MS } from "../doctor-functions.ts";
+import { FOREIGN_ORIGIN, probeOf, REQUEST_TIMEOUT_MS, SITE_CALLS } from "../doctor-functions.ts";
+import { FUNCTIONS } from "../../supabase/functions/_shared/hosts.ts";
+import { TRANSPORTS } from "../../supabase/functions/_shared/mail/transports.ts";
 import { testPostgresUrl } from "../../test/support/databases.ts";
 import { type DnsStandIn, startDnsStandIn, type Zone } from "../../test/support/dns-stand-in.ts";
 import { freePort } from "../../test/support/free-port.ts";
@@ -43,6 +45,21 @@ const readyZone = (): Zone => ({
 });
 
 const SITE_ORIGIN = "https://www.purpose.example";
+
+/** The manifest's functions as the doctor lists them, in its order, but for those `except` names. */
+const functionNames = (...except: string[]) =>
+  FUNCTIONS.map((entry) => entry.name)
+    .filter((name) => !except.includes(name))
+    .join(", ");
+/** The functions that send mail: those a transport's settings stop. */
+const mailingFunctions = FUNCTIONS.filter((entry) => entry.sendsMail)
+  .map((entry) => entry.name)
+  .join(", ");
+/** What the site calls from the browser, as the doctor names it (`cms-auth/token`), but for `except`. */
+const siteCalls = (...except: string[]) =>
+  SITE_CALLS.map((route) => route.slice(route.indexOf("/") + 1))
+    .filter((call) => !except.some((name) => call === name || call.startsWith(`${name}/`)))
+    .join(", ");
 
 /** This checkout's functions, served by the local stack in this process, allowing the site's origin. */
 let functions: TestStack;
@@ -91,10 +108,9 @@ describe("npm run doctor", () => {
       env: {
         PATH: process.env.PATH,
         ...Object.fromEntries(
-          ["SMTP_URL", "SES_REGION", "ALLOWED_ORIGINS", "FUNCTIONS_URL", "DKIM_SELECTOR"].map((name) => [
-            name,
-            "",
-          ]),
+          [...TRANSPORTS.map((row) => row.variable), "ALLOWED_ORIGINS", "FUNCTIONS_URL", "DKIM_SELECTOR"].map(
+            (name) => [name, ""],
+          ),
         ),
         ...hostedEnv(),
         DOCTOR_DNS_SERVERS: dns.server,
@@ -109,14 +125,16 @@ describe("npm run doctor", () => {
     expect(run.stdout).toContain(`resend._domainkey.purpose.example holds a key (${KEY.length} characters)`);
     expect(run.stdout).toMatch(/^✓ DMARC +_dmarc\.purpose\.example: p=quarantine$/m);
     expect(run.stdout).toMatch(/^✓ BOUNCE_ADDRESS +bounces@mail\.purpose\.example is on purpose\.example$/m);
-    expect(run.stdout).toMatch(/^✓ settings +all 6 functions start with these settings$/m);
+    expect(run.stdout).toMatch(
+      new RegExp(`^✓ settings +all ${FUNCTIONS.length} functions start with these settings$`, "m"),
+    );
     // The report pads the check's column; one space is enough to read it here.
     const lines = run.stdout.replace(/ {2,}/g, " ");
     expect(lines).toContain(
-      `✓ functions all 6 functions answer at ${functionsUrl()} without a token: verify_jwt is off, as the manifest says`,
+      `✓ functions all ${FUNCTIONS.length} functions answer at ${functionsUrl()} without a token: verify_jwt is off, as the manifest says`,
     );
     expect(lines).toContain(
-      `✓ CORS ${SITE_ORIGIN} may call send-confirmation, confirm-subscription, unsubscribe, cms-auth/token from the browser, another origin may not`,
+      `✓ CORS ${SITE_ORIGIN} may call ${siteCalls()} from the browser, another origin may not`,
     );
     expect(run.stdout).not.toMatch(/^[!✗]/m);
     expect(run.stdout.trim().endsWith("Ready to send.")).toBe(true);
@@ -331,8 +349,11 @@ describe("npm run doctor", () => {
     const texts = result.line("settings").map((finding) => `${finding.level} ${finding.text}`);
     expect(texts).toEqual(
       expect.arrayContaining([
+        // Every function reads ALLOWED_ORIGINS; send-effect's first refusal is its missing key.
         expect.stringMatching(
-          /^fail send-confirmation, confirm-subscription, unsubscribe, mail-events, cms-auth would not start: ALLOWED_ORIGINS's 1st entry is not https/,
+          new RegExp(
+            `^fail ${functionNames("send-effect")} would not start: ALLOWED_ORIGINS's 1st entry is not https`,
+          ),
         ),
         expect.stringMatching(/^fail send-effect would not start: SEND_EFFECT_KEY must be set on Supabase/),
       ]),
@@ -363,7 +384,7 @@ describe("npm run doctor", () => {
     expect(twoTransports.line("settings")).toEqual([
       expect.objectContaining({
         level: "fail",
-        text: "send-confirmation, confirm-subscription, unsubscribe, send-effect would not start: SMTP_URL and RESEND_API_KEY are both set: mail goes through one transport; unset all but one",
+        text: `${mailingFunctions} would not start: SMTP_URL and RESEND_API_KEY are both set: mail goes through one transport; unset all but one`,
       }),
     ]);
   });
@@ -474,13 +495,13 @@ describe("npm run doctor on the deployed functions", () => {
           {
             level: "ok",
             check: "functions",
-            text: `all 6 functions answer at ${url} without a token: verify_jwt is off, as the manifest says`,
+            text: `all ${FUNCTIONS.length} functions answer at ${url} without a token: verify_jwt is off, as the manifest says`,
           },
         ]);
         expect(result.line("CORS")).toEqual([
           expect.objectContaining({
             level: "ok",
-            text: `${SITE_ORIGIN} may call send-confirmation, confirm-subscription, unsubscribe, cms-auth/token from the browser, another origin may not`,
+            text: `${SITE_ORIGIN} may call ${siteCalls()} from the browser, another origin may not`,
           }),
         ]);
         expect(result.exitCode).toBe(0);
@@ -489,6 +510,17 @@ describe("npm run doctor on the deployed functions", () => {
       }
     },
   );
+
+  it("probes every function with a method its route refuses, a function without a POST route too", () => {
+    expect(FUNCTIONS.map((entry) => [entry.name, probeOf(entry)])).toContainEqual([
+      "mail-events",
+      { method: "GET", path: "/mail-events/doctor" },
+    ]);
+    expect(probeOf({ routes: ["GET /reader-count", "GET /reader-count/:day"] })).toEqual({
+      method: "POST",
+      path: "/reader-count",
+    });
+  });
 
   it("names a function deployed with verify_jwt on and one not deployed, with the command for each", async () => {
     const config = REAL_CONFIG.replace(
@@ -502,7 +534,7 @@ describe("npm run doctor on the deployed functions", () => {
     expect(result.line("functions")).toEqual([
       expect.objectContaining({
         level: "ok",
-        text: `confirm-subscription, unsubscribe, send-effect, mail-events answer at ${url} without a token: verify_jwt is off, as the manifest says`,
+        text: `${functionNames("send-confirmation", "cms-auth")} answer at ${url} without a token: verify_jwt is off, as the manifest says`,
       }),
       {
         level: "fail",
@@ -521,7 +553,7 @@ describe("npm run doctor on the deployed functions", () => {
     expect(result.line("CORS")).toEqual([
       expect.objectContaining({
         level: "ok",
-        text: `${SITE_ORIGIN} may call confirm-subscription, unsubscribe from the browser, another origin may not`,
+        text: `${SITE_ORIGIN} may call ${siteCalls("send-confirmation", "cms-auth")} from the browser, another origin may not`,
       }),
     ]);
     expect(result.exitCode).toBe(1);
@@ -558,7 +590,7 @@ describe("npm run doctor on the deployed functions", () => {
       {
         level: "fail",
         check: "CORS",
-        text: `${apex} may not call send-confirmation, confirm-subscription, unsubscribe, cms-auth/token from the browser: its preflight is answered 204 without Access-Control-Allow-Origin`,
+        text: `${apex} may not call ${siteCalls()} from the browser: its preflight is answered 204 without Access-Control-Allow-Origin`,
         fix: `the functions allow the origins of their own ALLOWED_ORIGINS, else SITE_URL: set them on Supabase as here, npx supabase secrets set ALLOWED_ORIGINS=${SITE_ORIGIN},${apex}`,
       },
     ]);
@@ -570,7 +602,7 @@ describe("npm run doctor on the deployed functions", () => {
     expect(open.line("CORS")).toEqual([
       expect.objectContaining({
         level: "fail",
-        text: `send-confirmation, confirm-subscription, unsubscribe, cms-auth/token let any site call them from the browser: a preflight from ${FOREIGN_ORIGIN} is allowed`,
+        text: `${siteCalls()} let any site call them from the browser: a preflight from ${FOREIGN_ORIGIN} is allowed`,
       }),
     ]);
     expect(open.exitCode).toBe(1);
@@ -583,7 +615,7 @@ describe("npm run doctor on the deployed functions", () => {
     expect(refused.line("functions")).toEqual([
       expect.objectContaining({
         level: "fail",
-        text: `send-confirmation, confirm-subscription, unsubscribe, send-effect, mail-events, cms-auth at ${nobody}: connect ECONNREFUSED 127.0.0.1:${port}`,
+        text: `${functionNames()} at ${nobody}: connect ECONNREFUSED 127.0.0.1:${port}`,
         fix: expect.stringContaining("SUPABASE_URL"),
       }),
     ]);

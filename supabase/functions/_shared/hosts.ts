@@ -25,7 +25,7 @@ export {
 export type { LatestEditionSource, PublishedSite } from "./effect-sending/edition-source.ts";
 export { sha256Hex } from "./subscriptions/tokens.ts";
 export type { Fetch } from "./mail-events/ses.ts";
-export type { FeatureName } from "./manifest.ts";
+export type { FeatureName, FunctionEntry } from "./manifest.ts";
 export type { Mailer, MailMessage } from "./mail/mailer.ts";
 export { nodemailerFields } from "./mail/smtp.ts";
 export { parseMailbox } from "./mail/mailbox.ts";

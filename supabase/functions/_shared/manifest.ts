@@ -77,7 +77,8 @@ export const FUNCTIONS = [
     verifyJwt: false,
     requires: [],
     sendsMail: false,
-    purpose: "bounces and complaints from the mail provider (Resend, SES through SNS, returned mail)",
+    purpose:
+      "bounces and complaints from the mail provider (Resend, SES through SNS, returned mail), each source off until its secret is set",
   },
   {
     name: "cms-auth",

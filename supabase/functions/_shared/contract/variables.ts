@@ -44,6 +44,11 @@ export interface Variable {
   number?: { min: number; max?: number; integer?: true };
   /** Secrets are never printed; `.env.example` leaves them empty. */
   secret?: boolean;
+  /**
+   * Only points a function at the tests' stand-in of a service (its address): never set on
+   * Supabase, so `npm run secrets` leaves it out of the settings it writes.
+   */
+  standIn?: true;
 }
 
 const STACK_AND_FUNCTIONS: readonly Reader[] = ["local stack", "functions"];
@@ -183,6 +188,7 @@ export const VARIABLES = [
     description:
       "Where the Resend API is: Resend, or the tests' stand-in (plain http only on 127.0.0.1 or localhost).",
     default: "https://api.resend.com",
+    standIn: true,
   },
   {
     name: "RESEND_REQUESTS_PER_SECOND",
@@ -232,6 +238,7 @@ export const VARIABLES = [
     readers: [...STACK_AND_FUNCTIONS, "send-effect", "npm run effect"],
     description: "Where the SES v2 API is: the tests' stand-in (plain http only on 127.0.0.1 or localhost).",
     unset: "https://email.$SES_REGION.amazonaws.com",
+    standIn: true,
   },
   {
     name: "MAIL_FROM",
@@ -247,7 +254,8 @@ export const VARIABLES = [
     readers: ["npm run doctor"],
     description:
       "The DKIM selector(s) your mail is signed with, comma-separated, for npm run doctor to check that each is published at SELECTOR._domainkey.<sending domain> (with SES: the three Easy DKIM tokens).",
-    unset: "Resend's `resend`; with SMTP or SES, npm run doctor says what to check",
+    unset:
+      "the transport's own selector where mail/transports.ts knows one (docs/operating.md's transports table); else npm run doctor says what to check",
   },
   {
     name: "DOCTOR_DNS_SERVERS",
@@ -371,6 +379,7 @@ export const VARIABLES = [
     description:
       "Where cms-auth sends editors to authorize and exchanges the code: GitHub, or the tests' stand-in on loopback.",
     default: "https://github.com",
+    standIn: true,
   },
   // --- The Effect of the Day ---
   {

@@ -4,10 +4,11 @@
  * method, per-minute limit, body within its limit, a form's Origin) and returns `Accepted` or
  * throws a `Refusal`.
  */
+import type { FUNCTIONS } from "../manifest.ts";
 import type { Accepted, Refusal } from "./answers.ts";
 
-export const FUNCTION_NAMES = ["send-confirmation", "confirm-subscription", "unsubscribe"] as const;
-export type FunctionName = (typeof FUNCTION_NAMES)[number];
+/** A function of the subscriptions feature, as the manifest declares it. */
+export type FunctionName = Extract<(typeof FUNCTIONS)[number], { feature: "subscriptions" }>["name"];
 
 export interface Call {
   request: Request;
