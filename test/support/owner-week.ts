@@ -17,6 +17,17 @@ export interface SeededWeek {
   effect: { date: string; title: string };
 }
 
+/**
+ * How far to set a test's clock back (ms: zero, or minus `spanMs`) so that the next `spanMs` stay
+ * in one reporting week in `timeZone`: a test that starts late on the brand's Sunday would
+ * otherwise see the next week's report fall due halfway through (the week ends at midnight there,
+ * early on Monday in UTC).
+ */
+export function clearOfWeekEnd(timeZone: string, spanMs: number, now = new Date()): number {
+  const weekOf = (at: Date) => lastFullWeek(dayIn(timeZone, at)).from;
+  return weekOf(now) === weekOf(new Date(now.getTime() + spanMs)) ? 0 : -spanMs;
+}
+
 /** What the report must say of the seeded week, against the week before. */
 export const SEEDED_NUMBERS = {
   thisWeek: { listSize: 13, joined: 5, unsubscribed: 2, bounced: 1, complained: 1, left: 4, change: "+1" },
