@@ -10,7 +10,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Variable, VARIABLES } from "../supabase/functions/_shared/contract/variables.ts";
-import { exampleValue, FUNCTIONS, TRANSPORTS } from "../supabase/functions/_shared/hosts.ts";
+import {
+  exampleValue,
+  FUNCTIONS,
+  hostedRequirements,
+  TRANSPORTS,
+} from "../supabase/functions/_shared/hosts.ts";
 import { BUILD_FILES, BUILD_FOLDERS } from "./site-build.ts";
 
 export const ROOT = path.resolve(__dirname, "..");
@@ -169,10 +174,9 @@ export function functionsTable(): string {
     "| --- | --- | --- | --- |",
   ];
   for (const entry of FUNCTIONS) {
-    const needs = [
-      ...entry.requires.map((name) => `\`${name}\``),
-      ...(entry.sendsMail ? ["a mail transport"] : []),
-    ];
+    // A function starts with its whole feature (`createBackend`), so it needs what the feature does.
+    const { variables, mail } = hostedRequirements([entry.feature]);
+    const needs = [...variables.map((name) => `\`${name}\``), ...(mail ? ["a mail transport"] : [])];
     out.push(
       `| \`${entry.name}\` | ${entry.routes.map((route) => `\`${route}\``).join(", ")} | ${needs.join(", ") || "nothing"} | ${cell(entry.purpose)} |`,
     );

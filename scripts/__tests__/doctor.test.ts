@@ -14,7 +14,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { runDoctor } from "../doctor.ts";
 import { FOREIGN_ORIGIN, probeOf, REQUEST_TIMEOUT_MS, SITE_CALLS } from "../doctor-functions.ts";
-import { FUNCTIONS } from "../../supabase/functions/_shared/hosts.ts";
+import { FUNCTIONS, hostedRequirements } from "../../supabase/functions/_shared/hosts.ts";
 import { TRANSPORTS } from "../../supabase/functions/_shared/mail/transports.ts";
 import { testPostgresUrl } from "../../test/support/databases.ts";
 import { type DnsStandIn, startDnsStandIn, type Zone } from "../../test/support/dns-stand-in.ts";
@@ -51,8 +51,8 @@ const functionNames = (...except: string[]) =>
   FUNCTIONS.map((entry) => entry.name)
     .filter((name) => !except.includes(name))
     .join(", ");
-/** The functions that send mail: those a transport's settings stop. */
-const mailingFunctions = FUNCTIONS.filter((entry) => entry.sendsMail)
+/** The functions a transport's settings stop: each starts with its feature, which may send mail. */
+const mailingFunctions = FUNCTIONS.filter((entry) => hostedRequirements([entry.feature]).mail)
   .map((entry) => entry.name)
   .join(", ");
 /** What the site calls from the browser, as the doctor names it (`cms-auth/token`), but for `except`. */

@@ -40,7 +40,7 @@ export { createSubscriberImport } from "./subscriptions/import.ts";
 export type { ImportCounts, ImportKind, ImportReader } from "./subscriptions/import.ts";
 export { checkEmail } from "./subscriptions/email-address.ts";
 export type { SubscriberStatus } from "./subscriptions/lifecycle.ts";
-export { FUNCTIONS } from "./manifest.ts";
+export { FUNCTIONS, hostedRequirements } from "./manifest.ts";
 export { readOwnerReport } from "./report/report.ts";
 export type { OwnerReport, ReportOptions } from "./report/report.ts";
 export { FLOWS, lastDays, ReportRangeError } from "./report/growth.ts";

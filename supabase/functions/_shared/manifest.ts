@@ -25,7 +25,7 @@ export interface FunctionEntry {
   verifyJwt: false;
   /** Settings hosted Supabase must have (it sets SUPABASE_URL and SUPABASE_DB_URL itself). */
   requires: readonly VariableName[];
-  /** It sends mail, so hosted Supabase needs a mail transport for it. */
+  /** It sends mail, so hosted Supabase needs a mail transport for it and its feature's others. */
   sendsMail: boolean;
   /** One line for the docs. */
   purpose: string;
